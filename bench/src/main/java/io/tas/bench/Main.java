@@ -1,0 +1,47 @@
+package io.tas.bench;
+
+/** Entry point: `java -jar bench.jar <command> [--flags]`. */
+public final class Main {
+    private static final String USAGE = """
+            usage: java -jar bench.jar <command> [flags]
+              netty-baseline --port P [--host 127.0.0.1] [--body-file F] [--threads N] [--transport auto|epoll|nio]
+              load           --port P [--host H] [--path /api/v3/account/settings] [--connections 64]
+                             [--warmup-seconds 5] [--seconds 10] [--max-requests 10000000] [--threads N]
+                             [--request-timeout-seconds 10] [--max-reconnects 1000] [--expect 00000]
+                             [--label L] [--result-file F] [--server-pid PID] [--progress-seconds 0] [--transport auto|epoll|nio]
+                             [--api-key K --api-secret S --api-passphrase P]
+              fetch          --port P [--host H] [--path P] [--out F] [--expect 00000]
+              free-ports     [--count N]
+              report         [--out F] [--header-file F] [--baseline netty-baseline] RESULT_FILE|missing:LABEL:REASON ...
+            """;
+
+    private Main() {
+    }
+
+    public static void main(String[] argv) throws Exception {
+        if (argv.length == 0 || argv[0].equals("--help") || argv[0].equals("-h")) {
+            System.out.print(USAGE);
+            System.exit(argv.length == 0 ? 1 : 0);
+        }
+        Args a = new Args(argv, 1);
+        int rc;
+        try {
+            rc = switch (argv[0]) {
+                case "netty-baseline" -> BaselineServer.run(a);
+                case "load" -> LoadGen.run(a);
+                case "fetch" -> Fetch.run(a);
+                case "free-ports" -> FreePorts.run(a);
+                case "report" -> Report.run(a);
+                default -> {
+                    System.err.print("unknown command " + argv[0] + "\n" + USAGE);
+                    yield 1;
+                }
+            };
+        } catch (IllegalArgumentException e) {
+            System.err.println("error: " + e.getMessage());
+            System.err.print(USAGE);
+            rc = 1;
+        }
+        System.exit(rc);
+    }
+}

@@ -1,0 +1,115 @@
+package io.tas.bench;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+
+/**
+ * Summary table from per-target result files (written by `load --result-file`). The first target labelled
+ * --baseline (default "netty-baseline") is the denominator of the "vs baseline" ratio.
+ * Usage: report --out FILE [--header-file FILE] [--baseline LABEL] result1.properties [label=FAILED:reason ...]
+ */
+final class Report {
+
+    static int run(Args a) throws IOException {
+        String out = a.str("out", null);
+        String headerFile = a.str("header-file", null);
+        String baselineLabel = a.str("baseline", "netty-baseline");
+        a.done();
+
+        List<Properties> rows = new ArrayList<>();
+        for (String p : a.positional()) {
+            Properties props = new Properties();
+            if (p.startsWith("missing:")) { // missing:<label>:<reason>
+                String[] parts = p.split(":", 3);
+                props.setProperty("label", parts[1]);
+                props.setProperty("missing", parts.length > 2 ? parts[2] : "not run");
+            } else {
+                props.load(new StringReader(Files.readString(Path.of(p))));
+            }
+            rows.add(props);
+        }
+        double baseRps = -1;
+        for (Properties r : rows) {
+            if (baselineLabel.equals(r.getProperty("label")) && r.getProperty("rps") != null) {
+                baseRps = Double.parseDouble(r.getProperty("rps"));
+                break;
+            }
+        }
+
+        StringBuilder sb = new StringBuilder();
+        if (headerFile != null && Files.exists(Path.of(headerFile))) {
+            sb.append(Files.readString(Path.of(headerFile)));
+            if (sb.length() > 0 && sb.charAt(sb.length() - 1) != '\n') sb.append('\n');
+            sb.append('\n');
+        }
+        String fmt = "%-16s %10s %9s %9s %9s %8s %11s %8s %8s %8s%n";
+        sb.append(String.format(Locale.ROOT, fmt, "target", "rps", "p50 ms", "p99 ms", "p99.9 ms", "errors",
+                "vs baseline", "srv cpu", "load cpu", "oth cpu"));
+        sb.append(String.format(Locale.ROOT, fmt, "-".repeat(16), "-".repeat(10), "-".repeat(9), "-".repeat(9),
+                "-".repeat(9), "-".repeat(8), "-".repeat(11), "-".repeat(8), "-".repeat(8), "-".repeat(8)));
+        List<String> notes = new ArrayList<>();
+        for (Properties r : rows) {
+            String label = r.getProperty("label");
+            if (r.getProperty("missing") != null) {
+                sb.append(String.format(Locale.ROOT, "%-16s %s%n", label, "NOT MEASURED: " + r.getProperty("missing")));
+                continue;
+            }
+            double rps = Double.parseDouble(r.getProperty("rps"));
+            String ratio;
+            if (label.equals(baselineLabel)) {
+                ratio = "1.000";
+            } else if (baseRps > 0) {
+                ratio = String.format(Locale.ROOT, "%.3f", rps / baseRps);
+            } else {
+                ratio = "n/a";
+            }
+            sb.append(String.format(Locale.ROOT, fmt, label,
+                    String.format(Locale.ROOT, "%,.0f", rps),
+                    r.getProperty("p50_ms"), r.getProperty("p99_ms"), r.getProperty("p999_ms"),
+                    r.getProperty("errors"), ratio,
+                    r.getProperty("server_cpu_cores"), r.getProperty("loadgen_cpu_cores"),
+                    r.getProperty("other_cpu_cores", "n/a")));
+            if (!"0".equals(r.getProperty("errors"))) {
+                notes.add(label + ": errors non200=" + r.getProperty("non200") + " bad-body=" + r.getProperty("bad_body")
+                        + " io=" + r.getProperty("io_errors") + " timeouts=" + r.getProperty("timeouts"));
+            }
+            String oth = r.getProperty("other_cpu_cores", "n/a");
+            if (!oth.equals("n/a") && Double.parseDouble(oth) > 0.15) {
+                notes.add(label + ": " + oth + " cores used by other processes during the window (noisy run; re-run on a quiet machine)");
+            }
+            if ("true".equals(r.getProperty("cap_reached"))) {
+                notes.add(label + ": hard request cap reached; window shortened to " + r.getProperty("window_s") + "s");
+            }
+            if (!"0".equals(r.getProperty("reconnects", "0"))) {
+                notes.add(label + ": " + r.getProperty("reconnects") + " reconnect(s) (server closed connections)");
+            }
+        }
+        sb.append('\n');
+        sb.append("rps = successful responses (HTTP 200 and body contains \"00000\") per second of the measured window\n");
+        sb.append("srv/load/oth cpu = CPU cores used by the server JVM / the load-generator JVM / everything else, during the measured window\n");
+        for (Properties r : rows) {
+            if (r.getProperty("missing") == null) {
+                sb.append(String.format(Locale.ROOT, "%-16s measured=%s window=%ss p90=%sms max=%sms mean=%sms machine-busy=%s%%%n",
+                        r.getProperty("label"), r.getProperty("measured_responses"), r.getProperty("window_s"),
+                        r.getProperty("p90_ms"), r.getProperty("max_ms"), r.getProperty("mean_ms"),
+                        r.getProperty("machine_busy_pct")));
+            }
+        }
+        for (String n : notes) {
+            sb.append("NOTE ").append(n).append('\n');
+        }
+        System.out.print(sb);
+        if (out != null) {
+            Path o = Path.of(out);
+            if (o.getParent() != null) Files.createDirectories(o.getParent());
+            Files.writeString(o, sb.toString());
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,190 @@
+// SDK conformance: drives the real, unmodified `bitget-api` npm SDK (pinned 3.2.3)
+// against a Trading Account Service instance. Only the SDK's public `baseUrl`
+// option is changed. Prints `ok <name>` / `FAIL <name>: <details>` per check and
+// a final `N passed, M failed` line; exits 0 only if every check passed.
+import { RestClientV2, RestClientV3 } from 'bitget-api';
+
+const env = (name, fallback) => process.env[name] || fallback;
+const baseUrl = env('TAS_BASE_URL', 'http://127.0.0.1:8080').replace(/\/+$/, '');
+const main = {
+  apiKey: env('TAS_API_KEY', 'bg_demo00000000000000000000000001'),
+  apiSecret: env('TAS_API_SECRET', 'demo-secret-main-rw-0000000000000001'),
+  apiPass: env('TAS_API_PASSPHRASE', 'DemoPass1'),
+};
+const sub = {
+  apiKey: env('TAS_SUB_API_KEY', 'bg_demo00000000000000000000000004'),
+  apiSecret: env('TAS_SUB_API_SECRET', 'demo-secret-sub1-0000000000000004'),
+  apiPass: env('TAS_SUB_API_PASSPHRASE', 'DemoPass4'),
+};
+
+// `baseUrl` is a documented RestClientOptions field; the 2nd arg is axios config.
+const network = { timeout: 15000 };
+const v3 = (creds = main) => new RestClientV3({ ...creds, baseUrl }, network);
+const v2 = new RestClientV2({ baseUrl }, network);
+
+let passed = 0;
+let failed = 0;
+
+function assert(cond, msg) {
+  if (!cond) throw new Error(msg);
+}
+
+// The SDK (BaseRestClient.parseException) throws a plain object
+// { code: <HTTP status>, message: <statusText>, body: <parsed JSON body>, headers, requestOptions }
+// for HTTP errors and for HTTP 200 bodies whose code != "00000". The platform
+// error lives in err.body = { code, msg, requestTime, data }.
+// Network failures surface as the raw axios error (err.code e.g. ECONNREFUSED).
+function describeError(e) {
+  if (e && e.body && typeof e.body === 'object') {
+    return `http=${e.code} code=${JSON.stringify(e.body.code)} msg=${JSON.stringify(e.body.msg)}`;
+  }
+  if (e instanceof Error) return `${e.code ? e.code + ' ' : ''}${e.message}`;
+  return `non-HTTP error: ${typeof e === 'string' ? e : JSON.stringify(e?.code ?? e?.message ?? typeof e)}`;
+}
+
+async function check(name, fn) {
+  try {
+    const note = await fn();
+    passed++;
+    console.log(`ok ${name}${note ? ` (${note})` : ''}`);
+  } catch (e) {
+    failed++;
+    const detail = e instanceof Error && !e.response && !e.request ? e.message : describeError(e);
+    console.log(`FAIL ${name}: ${detail}`);
+  }
+}
+
+/** Awaits a call that must succeed; validates the common envelope and returns data. */
+async function success(promise) {
+  let res;
+  try {
+    res = await promise;
+  } catch (e) {
+    throw new Error(`expected success, got rejection: ${describeError(e)}`);
+  }
+  assert(res && res.code === '00000', `code=${JSON.stringify(res?.code)}, want "00000"`);
+  assert(res.msg === 'success', `msg=${JSON.stringify(res.msg)}, want "success"`);
+  assert(typeof res.requestTime === 'number', `requestTime is ${typeof res.requestTime}, want number`);
+  return res.data;
+}
+
+/** Awaits a call that must fail; returns the platform error code from the SDK error. */
+async function failure(promise) {
+  let res;
+  try {
+    res = await promise;
+  } catch (e) {
+    const code = e?.body?.code;
+    assert(typeof code === 'string', `rejected without a platform code: ${describeError(e)}`);
+    return { code, msg: e.body.msg, http: e.code };
+  }
+  throw new Error(`expected rejection, got resolution with code=${JSON.stringify(res?.code)}`);
+}
+
+async function expectCode(promise, want) {
+  const err = await failure(promise);
+  assert(err.code === want, `code=${JSON.stringify(err.code)} msg=${JSON.stringify(err.msg)}, want "${want}"`);
+  return `http=${err.http} msg=${JSON.stringify(err.msg)}`;
+}
+
+const isStr = (v) => typeof v === 'string';
+
+// ---- successful calls ----
+
+await check('v2 public time', async () => {
+  const data = await success(v2.getServerTime());
+  assert(isStr(data?.serverTime) && /^\d+$/.test(data.serverTime), `serverTime=${JSON.stringify(data?.serverTime)}`);
+});
+
+await check('v3 account info', async () => {
+  const data = await success(v3().getAccountInfo());
+  assert(isStr(data?.userId), `userId=${JSON.stringify(data?.userId)}`);
+  assert(Array.isArray(data.permissions), 'permissions is not an array');
+  assert(isStr(data.permType), `permType=${JSON.stringify(data.permType)}`);
+});
+
+await check('v3 account settings', async () => {
+  const data = await success(v3().getAccountSettings());
+  assert(isStr(data?.uid), `uid=${JSON.stringify(data?.uid)}`);
+  assert(isStr(data.holdMode), `holdMode=${JSON.stringify(data.holdMode)}`);
+  assert(Array.isArray(data.symbolConfigList), 'symbolConfigList is not an array');
+  assert(Array.isArray(data.coinConfigList), 'coinConfigList is not an array');
+});
+
+function checkSubPage(data) {
+  assert(Array.isArray(data?.list), 'list is not an array');
+  assert(typeof data.hasNext === 'boolean', `hasNext=${JSON.stringify(data.hasNext)}`);
+  assert(isStr(data.cursor), `cursor=${JSON.stringify(data.cursor)}`);
+}
+
+await check('v3 sub-account list', async () => {
+  const data = await success(v3().getSubAccountList());
+  checkSubPage(data);
+  return `${data.list.length} on first page`;
+});
+
+await check('v3 sub-account list paging limit=1', async () => {
+  const client = v3();
+  const uids = [];
+  let params = { limit: '1' };
+  for (let page = 0; page < 100; page++) {
+    const data = await success(client.getSubAccountList(params));
+    checkSubPage(data);
+    assert(data.list.length <= 1, `page ${page} has ${data.list.length} items with limit=1`);
+    for (const s of data.list) {
+      assert(isStr(s?.subUid), `subUid=${JSON.stringify(s?.subUid)}`);
+      uids.push(s.subUid);
+    }
+    if (!data.hasNext) break;
+    assert(data.cursor !== '' && data.cursor !== params.cursor, `cursor did not advance: ${JSON.stringify(data.cursor)}`);
+    params = { limit: '1', cursor: data.cursor };
+  }
+  assert(uids.length >= 2, `only ${uids.length} sub-account(s) returned, want >= 2`);
+  assert(new Set(uids).size === uids.length, `duplicate subUid across pages: ${uids.join(',')}`);
+  return `${uids.length} distinct subUids`;
+});
+
+for (const category of ['SPOT', 'USDT-FUTURES']) {
+  await check(`v3 market tickers ${category}`, async () => {
+    const data = await success(v3().getTickers({ category }));
+    assert(Array.isArray(data) && data.length > 0, 'data is not a non-empty array');
+    for (const t of data) {
+      assert(isStr(t?.symbol) && isStr(t?.lastPrice), `bad ticker ${JSON.stringify(t)}`);
+    }
+    return `${data.length} tickers`;
+  });
+}
+
+// ---- failures ----
+
+await check('wrong secret -> 40009', () =>
+  expectCode(v3({ ...main, apiSecret: main.apiSecret + 'x' }).getAccountInfo(), '40009'));
+
+await check('expired timestamp (-120s) -> 40008', async () => {
+  // The SDK stamps ACCESS-TIMESTAMP with Date.now(); skew it for this one call only.
+  const realNow = Date.now;
+  Date.now = () => realNow() - 120000;
+  try {
+    return await expectCode(v3().getAccountInfo(), '40008');
+  } finally {
+    Date.now = realNow;
+  }
+});
+
+await check('wrong passphrase -> 40012', () =>
+  expectCode(v3({ ...main, apiPass: main.apiPass + 'x' }).getAccountInfo(), '40012'));
+
+// The sub key must itself be valid, so the rejection below is about permissions, not auth.
+await check('sub-account key account info', async () => {
+  const data = await success(v3(sub).getAccountInfo());
+  assert(isStr(data?.userId), `userId=${JSON.stringify(data?.userId)}`);
+});
+
+await check('sub-account key calling sub-list is rejected', async () => {
+  const err = await failure(v3(sub).getSubAccountList());
+  assert(err.code !== '00000', 'code is "00000"');
+  return `http=${err.http} code=${JSON.stringify(err.code)} msg=${JSON.stringify(err.msg)}`;
+});
+
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,98 @@
+package io.tas;
+
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.HttpRouting;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.tas.account.AccountRoutes;
+import io.tas.account.AccountService;
+import io.tas.admin.AdminRoutes;
+import io.tas.admin.Provisioning;
+import io.tas.auth.ApiKeyService;
+import io.tas.auth.Authenticator;
+import io.tas.auth.SecretCipher;
+import io.tas.config.Config;
+import io.tas.http.RequestPipeline;
+import io.tas.http.Routes;
+import io.tas.market.MarketRoutes;
+import io.tas.market.MarketService;
+import io.tas.ratelimit.RateLimiter;
+import io.tas.store.Database;
+import io.tas.store.IdGenerator;
+import io.tas.subaccount.SubAccountRoutes;
+
+import java.time.Clock;
+import java.util.List;
+
+/** Wires storage, services, the API listener and the admin listener. Tests start exactly this. */
+public final class App implements AutoCloseable {
+    private final Database db;
+    private final WebServer server;
+    private final Provisioning provisioning;
+    private final Routes routes;
+
+    private App(Database db, WebServer server, Provisioning provisioning, Routes routes) {
+        this.db = db;
+        this.server = server;
+        this.provisioning = provisioning;
+        this.routes = routes;
+    }
+
+    public static App start(Config config, Clock clock) {
+        Database db = Database.open(config);
+        IdGenerator ids = new IdGenerator(clock, 0);
+        AccountService accounts = new AccountService(db, clock, ids, config.cacheEnabled());
+        ApiKeyService keys = new ApiKeyService(db, clock, new SecretCipher(config.masterKey()), accounts);
+        MarketService market = new MarketService(db);
+        RateLimiter limiter = new RateLimiter(config.rateLimitsEnabled(), clock);
+        PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+
+        Routes routes = routes(features(accounts, market));
+        RequestPipeline pipeline = new RequestPipeline(routes, new Authenticator(keys, accounts, clock, config.timestampWindow()),
+                accounts, limiter, clock, config.maxBodyBytes(), metrics);
+        Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter);
+        AdminRoutes admin = new AdminRoutes(provisioning, keys, config.adminToken(), clock, metrics);
+
+        WebServer server = WebServer.builder()
+                .host(config.host())
+                .port(config.port())
+                .routing(r -> r.any(pipeline::handle))
+                .putSocket("admin", s -> s.host(config.adminHost()).port(config.adminPort())
+                        .routing(HttpRouting.builder().update(admin::register)))
+                .shutdownHook(false)
+                .build()
+                .start();
+        return new App(db, server, provisioning, routes);
+    }
+
+    /** Every feature of the API; a new feature is one entry here plus its catalog rows. */
+    static List<Routes.Feature> features(AccountService accounts, MarketService market) {
+        return List.of(new AccountRoutes(accounts), new SubAccountRoutes(accounts), new MarketRoutes(market));
+    }
+
+    /** Which rows have handlers, without starting anything (for the inventory). */
+    public static Routes productionRoutes() {
+        return routes(features(null, null));
+    }
+
+    /** The production routing: every feature registers its rows. */
+    public static Routes routes(List<Routes.Feature> features) {
+        Routes routes = new Routes();
+        features.forEach(f -> f.register(routes));
+        return routes;
+    }
+
+    public int port() { return server.port(); }
+
+    public int adminPort() { return server.port("admin"); }
+
+    public Provisioning provisioning() { return provisioning; }
+
+    public Routes routes() { return routes; }
+
+    @Override
+    public void close() {
+        server.stop();
+        db.close();
+    }
+}

@@ -1,0 +1,97 @@
+package io.tas.account;
+
+import io.tas.error.ApiException;
+import io.tas.error.ErrorCode;
+import io.tas.store.Database;
+import io.tas.store.IdGenerator;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * Accounts, sub-accounts and their settings. The API, the admin surface, seed files and the CLI all
+ * come through here. Reads of accounts and settings are cached per process when enabled; every
+ * write through this service invalidates the entry (DESIGN: multi-node needs the cache off until
+ * invalidation is shared).
+ */
+public final class AccountService {
+    private final Database db;
+    private final Clock clock;
+    private final IdGenerator ids;
+    private final AccountStore store = new AccountStore();
+    private final boolean cacheEnabled;
+    private final ConcurrentMap<Long, Account> accounts = new ConcurrentHashMap<>();
+    private final ConcurrentMap<Long, AccountSettings> settings = new ConcurrentHashMap<>();
+
+    public AccountService(Database db, Clock clock, IdGenerator ids, boolean cacheEnabled) {
+        this.db = db;
+        this.clock = clock;
+        this.ids = ids;
+        this.cacheEnabled = cacheEnabled;
+    }
+
+    public Account create(NewAccount cmd) {
+        long now = clock.millis();
+        long uid = cmd.uid() != null ? cmd.uid() : ids.next();
+        long created = cmd.createdTime() != null ? cmd.createdTime() : now;
+        Account account = new Account(uid, cmd.parentUid(), cmd.username(), cmd.type(), cmd.kind(), cmd.status(),
+                cmd.note(), cmd.inviterId(), cmd.channelCode(), cmd.channel(), cmd.realityAllowed(), created, created);
+        AccountSettings base = cmd.settings() != null ? cmd.settings() : AccountSettings.defaults(uid);
+        AccountSettings s = new AccountSettings(uid, base.accountMode(), base.accountLevel(), base.assetMode(),
+                base.holdMode(), base.stpMode(), base.deltaSwitch(), base.repayMode(), base.deduct(),
+                base.symbolConfigs(), base.coinConfigs());
+        db.tx(dsl -> {
+            if (store.find(dsl, uid).isPresent()) throw new ApiException(ErrorCode.PARAM_ERROR, "uid");
+            if (cmd.parentUid() != null) {
+                Account parent = store.find(dsl, cmd.parentUid())
+                        .orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, cmd.parentUid()));
+                // A sub-account cannot own sub-accounts.
+                if (parent.isSub()) throw new ApiException(ErrorCode.PARAM_ERROR, "parentUid");
+            }
+            store.insert(dsl, account);
+            store.insertSettings(dsl, s);
+            return null;
+        });
+        return account;
+    }
+
+    public Optional<Account> find(long uid) {
+        if (!cacheEnabled) return store.find(db.dsl(), uid);
+        Account cached = accounts.get(uid);
+        if (cached != null) return Optional.of(cached);
+        Optional<Account> loaded = store.find(db.dsl(), uid);
+        loaded.ifPresent(a -> accounts.put(uid, a));
+        return loaded;
+    }
+
+    public AccountSettings settings(long uid) {
+        if (cacheEnabled) {
+            AccountSettings cached = settings.get(uid);
+            if (cached != null) return cached;
+        }
+        AccountSettings loaded = store.settings(db.dsl(), uid)
+                .orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, uid));
+        if (cacheEnabled) settings.put(uid, loaded);
+        return loaded;
+    }
+
+    /** §2.13 one page of a main account's sub-accounts. */
+    public SubAccountPage subAccounts(long parentUid, Long cursorBelow, int limit) {
+        List<Account> rows = store.subAccounts(db.dsl(), parentUid, cursorBelow, limit + 1);
+        boolean hasNext = rows.size() > limit;
+        List<Account> page = hasNext ? rows.subList(0, limit) : rows;
+        String cursor = page.isEmpty() ? "" : Long.toString(page.getLast().uid());
+        return new SubAccountPage(page, hasNext, cursor);
+    }
+
+    public record SubAccountPage(List<Account> list, boolean hasNext, String cursor) {}
+
+    /** Drops cached state, after a reset or any write that bypassed this instance. */
+    public void invalidateAll() {
+        accounts.clear();
+        settings.clear();
+    }
+}

@@ -1,0 +1,150 @@
+package io.tas.admin;
+
+import io.tas.account.Account;
+import io.tas.account.AccountEnums.*;
+import io.tas.account.AccountService;
+import io.tas.account.AccountSettings;
+import io.tas.account.NewAccount;
+import io.tas.admin.SeedFile.SeedAccount;
+import io.tas.admin.SeedFile.SeedKey;
+import io.tas.admin.SeedFile.SeedSettings;
+import io.tas.admin.SeedFile.SeedTicker;
+import io.tas.auth.ApiKey.PermType;
+import io.tas.auth.ApiKeyService;
+import io.tas.auth.ApiKeyService.CreatedKey;
+import io.tas.auth.NewApiKey;
+import io.tas.auth.Permission;
+import io.tas.error.ApiException;
+import io.tas.error.ErrorCode;
+import io.tas.market.MarketService;
+import io.tas.market.Ticker;
+import io.tas.ratelimit.RateLimiter;
+import io.tas.store.Database;
+
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Turns admin requests and seed documents into service commands. The admin HTTP API, the CLI and seed
+ * files all end here, and from here only the same services the API uses are called.
+ */
+public final class Provisioning {
+    private final Database db;
+    private final Clock clock;
+    private final AccountService accounts;
+    private final ApiKeyService keys;
+    private final MarketService market;
+    private final RateLimiter limiter;
+
+    public Provisioning(Database db, Clock clock, AccountService accounts, ApiKeyService keys, MarketService market, RateLimiter limiter) {
+        this.db = db;
+        this.clock = clock;
+        this.accounts = accounts;
+        this.keys = keys;
+        this.market = market;
+        this.limiter = limiter;
+    }
+
+    /** What a seed created: accounts, and each key with its secret (shown this once). */
+    public record SeedResult(List<Account> accounts, List<CreatedKey> keys, int tickers) {}
+
+    public SeedResult apply(SeedFile seed) {
+        List<Account> created = new ArrayList<>();
+        List<CreatedKey> createdKeys = new ArrayList<>();
+        for (SeedAccount main : seed.accounts()) {
+            Account m = createAccount(main, null);
+            created.add(m);
+            for (SeedKey k : main.apiKeys()) createdKeys.add(createKey(m.uid(), k));
+            for (SeedAccount sub : main.subAccounts()) {
+                Account s = createAccount(sub, m.uid());
+                created.add(s);
+                for (SeedKey k : sub.apiKeys()) createdKeys.add(createKey(s.uid(), k));
+            }
+        }
+        for (SeedTicker t : seed.tickers()) putTicker(t);
+        return new SeedResult(created, createdKeys, seed.tickers().size());
+    }
+
+    public Account createAccount(SeedAccount a, Long parentUid) {
+        if (a.username() == null || a.username().isBlank()) throw new ApiException(ErrorCode.PARAM_EMPTY, "username");
+        return accounts.create(new NewAccount(a.uid(), parentUid, a.username(),
+                or(a.type(), AccountType.normal), or(a.accountMode(), AccountKind.UNIFIED), or(a.status(), AccountStatus.normal),
+                or(a.note(), ""), or(a.inviterId(), ""), or(a.channelCode(), ""), or(a.channel(), ""),
+                Boolean.TRUE.equals(a.realityAllowed()), a.createdTime(), settings(a.settings())));
+    }
+
+    public CreatedKey createKey(long uid, SeedKey k) {
+        PermType permType = parse(() -> PermType.fromWire(or(k.permType(), "read-and-write")), "permType");
+        List<String> names = k.permissions() == null ? List.of("uta_mgt", "uta_trade") : k.permissions();
+        var perms = new LinkedHashSet<Permission>();
+        for (String n : names) perms.add(parse(() -> Permission.fromWire(n), "permissions"));
+        return keys.create(new NewApiKey(uid, k.label(), permType, perms, k.ips() == null ? List.of() : k.ips(),
+                k.accessKey(), k.secret(), k.passphrase()));
+    }
+
+    public Ticker putTicker(SeedTicker t) {
+        if (t.category() == null || t.symbol() == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "category,symbol");
+        Category c = parse(() -> Category.fromWire(t.category()), "category");
+        if (t.lastPrice() != null && t.lastPrice().signum() < 0) throw new ApiException(ErrorCode.PARAM_ERROR, "lastPrice");
+        Ticker ticker = new Ticker(c, t.symbol(), z(t.lastPrice()), z(t.openPrice24h()), z(t.highPrice24h()),
+                z(t.lowPrice24h()), z(t.ask1Price()), z(t.bid1Price()), z(t.ask1Size()), z(t.bid1Size()),
+                z(t.price24hPcnt()), z(t.volume24h()), z(t.turnover24h()),
+                futures(c, t.indexPrice()), futures(c, t.markPrice()), futures(c, t.fundingRate()), futures(c, t.openInterest()),
+                t.deliveryStartTime(), t.deliveryTime(), t.deliveryStatus(), t.platformTurnover24h(),
+                t.ts() != null ? t.ts() : clock.millis());
+        market.putTicker(ticker);
+        return ticker;
+    }
+
+    public Optional<Account> account(long uid) { return accounts.find(uid); }
+
+    /** Sandbox reset: every table emptied, every cache and bucket dropped. */
+    public void reset() {
+        db.truncateAll();
+        accounts.invalidateAll();
+        keys.invalidateAll();
+        limiter.reset();
+    }
+
+    public boolean isEmpty() { return db.isEmpty(); }
+
+    private static AccountSettings settings(SeedSettings s) {
+        if (s == null) return null;
+        AccountSettings d = AccountSettings.defaults(0);
+        List<AccountSettings.SymbolConfig> symbols = s.symbolConfigList() == null ? List.of() : s.symbolConfigList().stream()
+                .map(c -> new AccountSettings.SymbolConfig(parse(() -> Category.fromWire(c.category()), "category"),
+                        require(c.symbol(), "symbol"), or(c.marginMode(), MarginMode.crossed), require(c.leverage(), "leverage"))).toList();
+        List<AccountSettings.CoinConfig> coins = s.coinConfigList() == null ? List.of() : s.coinConfigList().stream()
+                .map(c -> new AccountSettings.CoinConfig(require(c.coin(), "coin"), require(c.leverage(), "leverage"))).toList();
+        return new AccountSettings(0, or(s.accountMode(), d.accountMode()), or(s.accountLevel(), d.accountLevel()),
+                or(s.assetMode(), d.assetMode()), or(s.holdMode(), d.holdMode()), or(s.stpMode(), d.stpMode()),
+                or(s.deltaSwitch(), d.deltaSwitch()), or(s.repayMode(), d.repayMode()), or(s.deduct(), d.deduct()),
+                symbols, coins);
+    }
+
+    private static <T> T parse(java.util.function.Supplier<T> f, String name) {
+        try {
+            return f.get();
+        } catch (ApiException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new ApiException(ErrorCode.PARAM_ERROR, name);
+        }
+    }
+
+    private static <T> T require(T v, String name) {
+        if (v == null) throw new ApiException(ErrorCode.PARAM_EMPTY, name);
+        return v;
+    }
+
+    private static <T> T or(T v, T d) { return v != null ? v : d; }
+
+    private static BigDecimal z(BigDecimal v) { return v != null ? v : BigDecimal.ZERO; }
+
+    /** §2.20: index, mark, funding and open interest are futures-only; spot leaves them empty. */
+    private static BigDecimal futures(Category c, BigDecimal v) { return c.isFutures() ? z(v) : null; }
+}

@@ -1,0 +1,68 @@
+package io.tas.admin;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.tas.account.AccountEnums.*;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import java.math.BigDecimal;
+import java.util.List;
+
+/**
+ * A whole scenario in one YAML or JSON document: accounts (with their sub-accounts, settings and API
+ * keys) and tickers. The admin API's create calls take the same pieces. Absent fields get the defaults
+ * a new account on the platform would have.
+ */
+public record SeedFile(List<SeedAccount> accounts, List<SeedTicker> tickers) {
+    /** YAML is a superset of JSON, so one mapper reads both. */
+    public static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    /** "demo" is the bundled scenario; anything else is a path to a YAML or JSON file. */
+    public static SeedFile load(String nameOrPath) throws IOException {
+        if ("demo".equals(nameOrPath)) {
+            try (InputStream in = SeedFile.class.getResourceAsStream("/seeds/demo.yaml")) {
+                return YAML.readValue(in, SeedFile.class);
+            }
+        }
+        return YAML.readValue(Files.readAllBytes(Path.of(nameOrPath)), SeedFile.class);
+    }
+
+    public List<SeedAccount> accounts() { return accounts == null ? List.of() : accounts; }
+    public List<SeedTicker> tickers() { return tickers == null ? List.of() : tickers; }
+
+    /** §2.2 / §2.3 / §2.13 fields of one account. */
+    public record SeedAccount(Long uid, String username, AccountKind accountMode, AccountType type,
+                              AccountStatus status, String note, String inviterId, String channelCode,
+                              String channel, Boolean realityAllowed, Long createdTime, SeedSettings settings,
+                              List<SeedAccount> subAccounts, List<SeedKey> apiKeys) {
+        public List<SeedAccount> subAccounts() { return subAccounts == null ? List.of() : subAccounts; }
+        public List<SeedKey> apiKeys() { return apiKeys == null ? List.of() : apiKeys; }
+    }
+
+    /** §2.3 */
+    public record SeedSettings(AccountMode accountMode, AccountLevel accountLevel, AssetMode assetMode,
+                               HoldMode holdMode, StpMode stpMode, DeltaSwitch deltaSwitch, RepayMode repayMode,
+                               Deduct deduct, List<SeedSymbolConfig> symbolConfigList, List<SeedCoinConfig> coinConfigList) {}
+
+    public record SeedSymbolConfig(String category, String symbol, MarginMode marginMode, BigDecimal leverage) {}
+
+    public record SeedCoinConfig(String coin, BigDecimal leverage) {}
+
+    /** An API key. accessKey/secret may be fixed (demo credentials); passphrase is required. */
+    public record SeedKey(Long uid, String accessKey, String secret, String passphrase, String label, String permType,
+                          List<String> permissions, List<String> ips) {}
+
+    /** §2.20; omitted numbers are 0, omitted futures-only fields stay empty. */
+    public record SeedTicker(String category, String symbol, BigDecimal lastPrice, BigDecimal openPrice24h,
+                             BigDecimal highPrice24h, BigDecimal lowPrice24h, BigDecimal ask1Price, BigDecimal bid1Price,
+                             BigDecimal ask1Size, BigDecimal bid1Size, BigDecimal price24hPcnt, BigDecimal volume24h,
+                             BigDecimal turnover24h, BigDecimal indexPrice, BigDecimal markPrice, BigDecimal fundingRate,
+                             BigDecimal openInterest, Long deliveryStartTime, Long deliveryTime, String deliveryStatus,
+                             BigDecimal platformTurnover24h, Long ts) {}
+}

@@ -1,0 +1,77 @@
+package io.tas.auth;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import io.tas.common.QueryString;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * ACCESS-SIGN as the platform computes it (wire facts §1.1): Base64(HMAC-SHA256(secret,
+ * timestamp + METHOD + path + ["?" + query] + body)). Clients differ in how they put the query into
+ * the prehash (§1.2), so a request verifies over the raw query as sent or the decoded query with its
+ * keys sorted. The body is always the exact bytes received.
+ */
+public final class Signature {
+    private final Mac prototype;
+
+    public Signature(String secret) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            this.prototype = mac;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Signs like a client does; used by the CLI's `call` and by tests. */
+    public static String sign(String secret, String timestamp, String method, String path, String query, String body) {
+        return Base64.getEncoder().encodeToString(new Signature(secret).mac(prehash(timestamp, method, path, query), body.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    public boolean verify(String signatureB64, String timestamp, String method, String rawPath, String rawQuery, byte[] body) {
+        byte[] given;
+        try {
+            given = Base64.getDecoder().decode(signatureB64.trim());
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+        if (MessageDigest.isEqual(given, mac(prehash(timestamp, method, rawPath, rawQuery), body))) return true;
+        String sorted = decodedSortedQuery(rawQuery);
+        return !sorted.equals(rawQuery == null ? "" : rawQuery)
+                && MessageDigest.isEqual(given, mac(prehash(timestamp, method, rawPath, sorted), body));
+    }
+
+    static String prehash(String timestamp, String method, String path, String query) {
+        // §1.1: an empty query puts no '?' into the prehash.
+        return query == null || query.isEmpty() ? timestamp + method + path : timestamp + method + path + "?" + query;
+    }
+
+    static String decodedSortedQuery(String rawQuery) {
+        List<QueryString.Pair> pairs = new ArrayList<>(QueryString.decode(rawQuery));
+        pairs.sort(Comparator.comparing(QueryString.Pair::key));
+        StringBuilder sb = new StringBuilder();
+        for (QueryString.Pair p : pairs) {
+            if (!sb.isEmpty()) sb.append('&');
+            sb.append(p.key()).append('=').append(p.value());
+        }
+        return sb.toString();
+    }
+
+    private byte[] mac(String prehash, byte[] body) {
+        try {
+            Mac mac = (Mac) prototype.clone();
+            mac.update(prehash.getBytes(StandardCharsets.UTF_8));
+            return mac.doFinal(body);
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

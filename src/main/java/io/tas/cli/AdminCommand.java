@@ -1,0 +1,93 @@
+package io.tas.cli;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/** `tas admin ...`: the admin HTTP API from the shell. Every subcommand is one admin call. */
+@Command(name = "admin", mixinStandardHelpOptions = true, description = "Provision a running service through its admin API.",
+        subcommands = {AdminCommand.Reset.class, AdminCommand.Seed.class, AdminCommand.CreateAccount.class,
+                AdminCommand.CreateKey.class, AdminCommand.RevokeKey.class, AdminCommand.SetTicker.class})
+public final class AdminCommand {
+    @Option(names = "--admin-url", defaultValue = "${env:TAS_ADMIN_URL:-http://127.0.0.1:8081}") String adminUrl;
+    @Option(names = "--token", defaultValue = "${env:TAS_ADMIN_TOKEN:-tas-demo-admin-token}") String token;
+
+    int send(String method, String path, String contentType, String body) throws Exception {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(adminUrl + path))
+                .header("Authorization", "Bearer " + token)
+                .header("Content-Type", contentType)
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        try (HttpClient c = HttpClient.newHttpClient()) {
+            HttpResponse<String> res = c.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            System.out.println(res.body());
+            return res.statusCode() == 200 ? 0 : 1;
+        }
+    }
+
+    @Command(name = "reset", description = "Empty every table (sandbox reset).")
+    static final class Reset implements Callable<Integer> {
+        @ParentCommand AdminCommand admin;
+        public Integer call() throws Exception { return admin.send("POST", "/admin/v1/reset", "application/json", null); }
+    }
+
+    @Command(name = "seed", description = "Apply a seed file (YAML or JSON).")
+    static final class Seed implements Callable<Integer> {
+        @ParentCommand AdminCommand admin;
+        @Parameters(description = "seed file") Path file;
+        public Integer call() throws Exception { return admin.send("POST", "/admin/v1/seed", "application/yaml", Files.readString(file)); }
+    }
+
+    @Command(name = "create-account", description = "Create a main account, or a sub-account with --parent.")
+    static final class CreateAccount implements Callable<Integer> {
+        @ParentCommand AdminCommand admin;
+        @Option(names = "--json", required = true, description = "account fields as in a seed file, e.g. '{\"username\":\"alice\"}'") String json;
+        @Option(names = "--parent", description = "parent UID: creates a sub-account") Long parent;
+        public Integer call() throws Exception {
+            return admin.send("POST", "/admin/v1/accounts" + (parent == null ? "" : "?parentUid=" + parent), "application/json", json);
+        }
+    }
+
+    @Command(name = "create-key", description = "Create an API key; the secret is printed this once.")
+    static final class CreateKey implements Callable<Integer> {
+        @ParentCommand AdminCommand admin;
+        @Option(names = "--uid", required = true) long uid;
+        @Option(names = "--passphrase", required = true) String passphrase;
+        @Option(names = "--perm-type", defaultValue = "read-and-write") String permType;
+        @Option(names = "--permissions", split = ",", defaultValue = "uta_mgt,uta_trade") String[] permissions;
+        @Option(names = "--ips", split = ",") String[] ips;
+        @Option(names = "--label", defaultValue = "") String label;
+        public Integer call() throws Exception {
+            var body = new java.util.LinkedHashMap<String, Object>();
+            body.put("uid", uid);
+            body.put("passphrase", passphrase);
+            body.put("permType", permType);
+            body.put("permissions", permissions);
+            body.put("ips", ips == null ? new String[0] : ips);
+            body.put("label", label);
+            return admin.send("POST", "/admin/v1/keys", "application/json", io.tas.http.Json.MAPPER.writeValueAsString(body));
+        }
+    }
+
+    @Command(name = "revoke-key", description = "Revoke an API key.")
+    static final class RevokeKey implements Callable<Integer> {
+        @ParentCommand AdminCommand admin;
+        @Parameters(description = "ACCESS-KEY") String accessKey;
+        public Integer call() throws Exception { return admin.send("POST", "/admin/v1/keys/" + accessKey + "/revoke", "application/json", null); }
+    }
+
+    @Command(name = "set-ticker", description = "Create or replace a ticker.")
+    static final class SetTicker implements Callable<Integer> {
+        @ParentCommand AdminCommand admin;
+        @Option(names = "--json", required = true, description = "ticker fields, e.g. '{\"category\":\"SPOT\",\"symbol\":\"BTCUSDT\",\"lastPrice\":\"97000\"}'") String json;
+        public Integer call() throws Exception { return admin.send("POST", "/admin/v1/tickers", "application/json", json); }
+    }
+}

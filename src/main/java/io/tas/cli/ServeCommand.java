@@ -1,0 +1,53 @@
+package io.tas.cli;
+
+import io.tas.App;
+import io.tas.admin.SeedFile;
+import io.tas.config.Config;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.time.Clock;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+
+/** `tas serve`: run the service. */
+@Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the service (H2 file ./data by default, or PostgreSQL by --db-url).")
+public final class ServeCommand implements Callable<Integer> {
+    @Mixin ServerOptions options = new ServerOptions();
+    @Option(names = "--seed", description = "seed to apply when the database has no accounts: 'demo' or a YAML/JSON file")
+    String seed;
+    @Option(names = "--reset", description = "empty the database before seeding")
+    boolean reset;
+
+    @Override
+    public Integer call() throws Exception {
+        Config config = options.apply(Config.fromEnv(System.getenv()));
+        App app = start(config, seed, reset);
+        System.out.printf("Trading Account Service listening on http://127.0.0.1:%d (admin http://%s:%d)%n",
+                app.port(), config.adminHost(), app.adminPort());
+        awaitShutdown(app);
+        return 0;
+    }
+
+    static App start(Config config, String seed, boolean reset) throws Exception {
+        App app = App.start(config, Clock.systemUTC());
+        try {
+            if (reset) app.provisioning().reset();
+            if (seed != null && app.provisioning().isEmpty()) app.provisioning().apply(SeedFile.load(seed));
+            return app;
+        } catch (Exception e) {
+            app.close();
+            throw e;
+        }
+    }
+
+    static void awaitShutdown(App app) throws InterruptedException {
+        CountDownLatch done = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            app.close();
+            done.countDown();
+        }));
+        done.await();
+    }
+}

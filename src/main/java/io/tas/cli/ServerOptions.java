@@ -1,0 +1,38 @@
+package io.tas.cli;
+
+import io.tas.config.Config;
+import picocli.CommandLine.Option;
+
+import java.time.Duration;
+
+/** Flags shared by `serve` and `demo`; each overrides its TAS_* environment variable. */
+public final class ServerOptions {
+    @Option(names = "--port", description = "API port (env TAS_PORT, default 8080; 0 = any free port)")
+    Integer port;
+    @Option(names = "--admin-port", description = "admin listener port (env TAS_ADMIN_PORT, default 8081)")
+    Integer adminPort;
+    @Option(names = "--db-url", description = "JDBC URL: jdbc:h2:file:..., jdbc:h2:mem:... or jdbc:postgresql://... (env TAS_DB_URL)")
+    String dbUrl;
+    @Option(names = "--db-user", description = "database user (env TAS_DB_USER)")
+    String dbUser;
+    @Option(names = "--db-password", description = "database password (env TAS_DB_PASSWORD)")
+    String dbPassword;
+    @Option(names = "--rate-limits", description = "on or off (env TAS_RATE_LIMITS, default on)")
+    String rateLimits;
+    @Option(names = "--cache", description = "per-process settings cache, on or off (env TAS_CACHE; default on for H2, off for PostgreSQL)")
+    String cache;
+    @Option(names = "--timestamp-window-ms", description = "accepted ACCESS-TIMESTAMP skew (env TAS_TIMESTAMP_WINDOW_MS, default 30000)")
+    Long timestampWindowMs;
+
+    Config apply(Config c) {
+        if (port != null) c = c.withPort(port);
+        if (adminPort != null) c = c.withAdminPort(adminPort);
+        if (dbUrl != null) c = c.withDb(dbUrl, dbUser != null ? dbUser : (dbUrl.startsWith("jdbc:postgresql") ? "postgres" : "sa"),
+                dbPassword != null ? dbPassword : "");
+        else if (dbUser != null || dbPassword != null) c = c.withDb(c.dbUrl(), dbUser != null ? dbUser : c.dbUser(), dbPassword != null ? dbPassword : c.dbPassword());
+        if (rateLimits != null) c = c.withRateLimits(!"off".equalsIgnoreCase(rateLimits));
+        if (cache != null) c = c.withCache(!"off".equalsIgnoreCase(cache));
+        if (timestampWindowMs != null) c = c.withTimestampWindow(Duration.ofMillis(timestampWindowMs));
+        return c;
+    }
+}

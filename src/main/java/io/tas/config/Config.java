@@ -1,0 +1,67 @@
+package io.tas.config;
+
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * Everything an operator can set. Each field has a default, an environment variable and (in the CLI)
+ * a flag; flags win over the environment, the environment over defaults.
+ */
+public record Config(
+        String host,
+        int port,
+        String adminHost,
+        int adminPort,
+        String adminToken,
+        String dbUrl,
+        String dbUser,
+        String dbPassword,
+        int dbPoolSize,
+        String masterKey,
+        boolean rateLimitsEnabled,
+        Duration timestampWindow,
+        int maxBodyBytes,
+        boolean cacheEnabled) {
+
+    public static final String DEFAULT_H2_URL = "jdbc:h2:file:./data/tas";
+    /** Sandbox-only master key; operators set TAS_MASTER_KEY. Documented in README, never used silently in prod. */
+    public static final String DEMO_MASTER_KEY = "tas-demo-master-key-change-me-in-production";
+    public static final String DEMO_ADMIN_TOKEN = "tas-demo-admin-token";
+
+    public static Config fromEnv(Map<String, String> env) {
+        String dbUrl = env.getOrDefault("TAS_DB_URL", DEFAULT_H2_URL);
+        return new Config(
+                env.getOrDefault("TAS_HOST", "0.0.0.0"),
+                Integer.parseInt(env.getOrDefault("TAS_PORT", "8080")),
+                env.getOrDefault("TAS_ADMIN_HOST", "127.0.0.1"),
+                Integer.parseInt(env.getOrDefault("TAS_ADMIN_PORT", "8081")),
+                env.getOrDefault("TAS_ADMIN_TOKEN", DEMO_ADMIN_TOKEN),
+                dbUrl,
+                env.getOrDefault("TAS_DB_USER", dbUrl.startsWith("jdbc:postgresql") ? "postgres" : "sa"),
+                env.getOrDefault("TAS_DB_PASSWORD", ""),
+                Integer.parseInt(env.getOrDefault("TAS_DB_POOL_SIZE", "16")),
+                env.getOrDefault("TAS_MASTER_KEY", DEMO_MASTER_KEY),
+                !"off".equalsIgnoreCase(env.getOrDefault("TAS_RATE_LIMITS", "on")),
+                Duration.ofMillis(Long.parseLong(env.getOrDefault("TAS_TIMESTAMP_WINDOW_MS", "30000"))),
+                Integer.parseInt(env.getOrDefault("TAS_MAX_BODY_BYTES", "65536")),
+                cacheDefault(env.get("TAS_CACHE"), dbUrl));
+    }
+
+    /** The settings cache is per process: on for embedded H2 (one process), off for PostgreSQL unless asked. */
+    static boolean cacheDefault(String value, String dbUrl) {
+        if (value != null) return !"off".equalsIgnoreCase(value);
+        return !dbUrl.startsWith("jdbc:postgresql");
+    }
+
+    public boolean isPostgres() { return dbUrl.startsWith("jdbc:postgresql"); }
+
+    public Config withPort(int p) { return new Config(host, p, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled); }
+    public Config withAdminPort(int p) { return new Config(host, port, adminHost, p, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled); }
+    public Config withDb(String url, String user, String password) {
+        return new Config(host, port, adminHost, adminPort, adminToken, url, user, password, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheDefault(null, url) && cacheEnabled);
+    }
+    public Config withRateLimits(boolean on) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, on, timestampWindow, maxBodyBytes, cacheEnabled); }
+    public Config withCache(boolean on) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, on); }
+    public Config withAdminToken(String t) { return new Config(host, port, adminHost, adminPort, t, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled); }
+    public Config withTimestampWindow(Duration d) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, d, maxBodyBytes, cacheEnabled); }
+}

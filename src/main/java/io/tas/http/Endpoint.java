@@ -1,0 +1,98 @@
+package io.tas.http;
+
+import io.tas.auth.Permission;
+
+import java.util.Set;
+
+/**
+ * The endpoint catalog (DESIGN: the single source of truth): spec §4 paths, §5 permissions, §8 limits.
+ * Routing, guards, rate limits and the README inventory all derive from these rows.
+ */
+public enum Endpoint {
+    // §4.1 account
+    ACCOUNT_INFO("GET", "/api/v3/account/info", Permission.NONE, Access.READ, 5, Scope.UID, Family.ANY, "2.2"),
+    ACCOUNT_SETTINGS("GET", "/api/v3/account/settings", Permission.UTA_MGT, Access.READ, 20, Scope.UID, Family.UNIFIED, "2.3"),
+    PRE_SET_LEVERAGE("GET", "/api/v3/account/pre-set-leverage", Permission.UTA_MGT, Access.READ, 10, Scope.UID, Family.UNIFIED, "2.4, 4.1.1"),
+    SET_LEVERAGE("POST", "/api/v3/account/set-leverage", Permission.UTA_MGT, Access.WRITE, 10, Scope.UID, Family.UNIFIED, "4.1.2"),
+    SET_HOLD_MODE("POST", "/api/v3/account/set-hold-mode", Permission.UTA_MGT, Access.WRITE, 10, Scope.UID, Family.UNIFIED, "4.1"),
+    SWITCH_DEDUCT("POST", "/api/v3/account/switch-deduct", Permission.UTA_MGT, Access.WRITE, 1, Scope.UID, Family.UNIFIED, "4.1"),
+    DEDUCT_INFO("GET", "/api/v3/account/deduct-info", Permission.UTA_MGT, Access.READ, 1, Scope.UID, Family.UNIFIED, "2.5"),
+    ACCOUNT_SWITCH("POST", "/api/v3/account/switch", Permission.UTA_MGT, Access.WRITE, 1, Scope.UID, Family.UNIFIED, "3.1", Guard.PARENT_ONLY),
+    SWITCH_STATUS("GET", "/api/v3/account/switch-status", Permission.UTA_MGT, Access.READ, 5, Scope.UID, Family.ANY, "2.6", Guard.PARENT_ONLY),
+    SET_MARGIN("POST", "/api/v3/account/set-margin", Permission.UTA_MGT, Access.WRITE, 10, Scope.UID, Family.UNIFIED, "4.1.3"),
+    DELTA_INFO("GET", "/api/v3/account/delta-info", Permission.UTA_MGT, Access.READ, 20, Scope.UID, Family.UNIFIED, "2.7", Guard.DELTA_ON),
+    ADJUST_ACCOUNT_MODE("POST", "/api/v3/account/adjust-account-mode", Permission.UTA_MGT, Access.WRITE, 1, Scope.UID, Family.UNIFIED, "3.2, 4.1.4"),
+    MAX_WITHDRAWAL("GET", "/api/v3/account/max-withdrawal", Permission.UTA_MGT, Access.READ, 10, Scope.UID, Family.UNIFIED, "2.8"),
+    // §4.2 small-asset conversion
+    SMALL_ASSETS("GET", "/api/v3/convert/small-assets", Permission.UTA_MGT, Access.READ, 10, Scope.UID, Family.UNIFIED, "2.9"),
+    SMALL_ASSETS_TRADE("POST", "/api/v3/convert/small-assets-trade", Permission.UTA_TRADE, Access.WRITE, 10, Scope.UID, Family.UNIFIED, "2.11"),
+    SMALL_ASSETS_HISTORY("GET", "/api/v3/convert/small-assets-history", Permission.UTA_MGT, Access.READ, 10, Scope.UID, Family.UNIFIED, "2.10"),
+    // §4.3 loans, sub-accounts, profit summary
+    LOAN_DATA("GET", "/api/v3/trade/loan-data", Permission.UTA_TRADE, Access.READ, 10, Scope.UID, Family.UNIFIED, "2.12"),
+    SUB_LIST("GET", "/api/v3/user/sub-list", Permission.UTA_MGT, Access.READ, 10, Scope.UID, Family.UNIFIED, "2.13", Guard.MAIN_ONLY),
+    PROFIT_SUMMARY("GET", "/api/v3/copy/futures/profit-summary", Permission.COPY_FUTURES_ORDER, Access.READ, 1, Scope.UID, Family.ANY, "2.21"),
+    // §4.4 positions
+    HISTORY_POSITION_V3("GET", "/api/v3/position/history-position", Permission.UTA_TRADE, Access.READ, 20, Scope.UID, Family.UNIFIED, "2.14, 4.4.1"),
+    SINGLE_POSITION("GET", "/api/v2/mix/position/single-position", Permission.NONE, Access.READ, 10, Scope.UID, Family.CLASSIC, "2.15"),
+    ALL_POSITION("GET", "/api/v2/mix/position/all-position", Permission.NONE, Access.READ, 5, Scope.UID, Family.CLASSIC, "2.15"),
+    HISTORY_POSITION_V2("GET", "/api/v2/mix/position/history-position", Permission.NONE, Access.READ, 20, Scope.UID, Family.CLASSIC, "2.16, 4.4.2"),
+    // §4.5 spot fills and withdrawals
+    SPOT_FILLS("GET", "/api/v2/spot/trade/fills", Permission.NONE, Access.READ, 10, Scope.UID, Family.CLASSIC, "2.17, 4.5.1"),
+    WITHDRAWAL_RECORDS("GET", "/api/v2/spot/wallet/withdrawal-records", Permission.NONE, Access.READ, 10, Scope.UID, Family.CLASSIC, "2.18, 4.5.2"),
+    // §4.6 strategy orders
+    HISTORY_STRATEGY_ORDERS("GET", "/api/v3/trade/history-strategy-orders", Permission.UTA_TRADE, Access.READ, 20, Scope.UID, Family.UNIFIED, "2.19, 4.6"),
+    UNFILLED_STRATEGY_ORDERS("GET", "/api/v3/trade/unfilled-strategy-orders", Permission.UTA_TRADE, Access.READ, 20, Scope.UID, Family.UNIFIED, "2.19, 4.6"),
+    // §4.7 Reality orders; DESIGN: 30/s where the spec's two descriptions disagree
+    PLACE_REALITY_ORDER("POST", "/api/v3/trade/place-reality-order", Permission.UTA_TRADE, Access.WRITE, 30, Scope.UID, Family.UNIFIED, "2.22, 4.7", Guard.REALITY_ALLOW_LIST),
+    CANCEL_REALITY_ORDER("POST", "/api/v3/trade/cancel-reality-order", Permission.UTA_TRADE, Access.WRITE, 30, Scope.UID, Family.UNIFIED, "2.22, 4.7", Guard.REALITY_ALLOW_LIST),
+    // §4.8 public tickers
+    TICKERS("GET", "/api/v3/market/tickers", null, Access.READ, 20, Scope.IP, Family.ANY, "2.20"),
+    // Not in the spec's 30: clients read it to correct clock skew (wire facts §1.5).
+    PUBLIC_TIME("GET", "/api/v2/public/time", null, Access.READ, 20, Scope.IP, Family.ANY, "-");
+
+    /** Whether a read-only key may call the row. */
+    public enum Access { READ, WRITE }
+    /** Whose bucket a request draws from (§8). */
+    public enum Scope { UID, IP }
+    /** Which account kind may call the row (DESIGN: account kinds). */
+    public enum Family { ANY, UNIFIED, CLASSIC }
+    /** Caller conditions of §7.2. */
+    public enum Guard { MAIN_ONLY, PARENT_ONLY, REALITY_ALLOW_LIST, DELTA_ON }
+
+    private final String method;
+    private final String path;
+    private final Permission permission; // null: public row, no authentication
+    private final Access access;
+    private final int ratePerSecond;
+    private final Scope scope;
+    private final Family family;
+    private final String section;
+    private final Set<Guard> guards;
+
+    Endpoint(String method, String path, Permission permission, Access access, int ratePerSecond, Scope scope,
+             Family family, String section, Guard... guards) {
+        this.method = method;
+        this.path = path;
+        this.permission = permission;
+        this.access = access;
+        this.ratePerSecond = ratePerSecond;
+        this.scope = scope;
+        this.family = family;
+        this.section = section;
+        this.guards = guards.length == 0 ? Set.of() : Set.of(guards);
+    }
+
+    public String method() { return method; }
+    public String path() { return path; }
+    public boolean isPublic() { return permission == null; }
+    public Permission permission() { return permission; }
+    public Access access() { return access; }
+    public int ratePerSecond() { return ratePerSecond; }
+    public Scope scope() { return scope; }
+    public Family family() { return family; }
+    public String section() { return section; }
+    public Set<Guard> guards() { return guards; }
+
+    /** The spec's 30 method+path pairs (§4), without the extra public time row. */
+    public boolean inSpec() { return this != PUBLIC_TIME; }
+}

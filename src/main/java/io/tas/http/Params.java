@@ -1,0 +1,78 @@
+package io.tas.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tas.error.ApiException;
+import io.tas.error.ErrorCode;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/** Parameter reading with the platform's errors: 40019 names every missing one, 40020 a bad value (wire facts §7). */
+public final class Params {
+    private final ApiRequest request;
+
+    Params(ApiRequest request) { this.request = request; }
+
+    /** The raw string, or null when absent or empty. */
+    public String get(String name) {
+        String v;
+        if (request.body() != null && !request.endpoint().method().equals("GET")) {
+            JsonNode n = request.body().get(name);
+            v = n == null || n.isNull() ? null : (n.isValueNode() ? n.asText() : n.toString());
+        } else {
+            v = request.query().get(name);
+        }
+        return v == null || v.isEmpty() ? null : v;
+    }
+
+    /** Throws one 40019 naming all missing parameters, comma-joined as the platform does. */
+    public Params require(String... names) {
+        List<String> missing = new ArrayList<>();
+        for (String n : names) if (get(n) == null) missing.add(n);
+        if (!missing.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, String.join(",", missing));
+        return this;
+    }
+
+    public <T> T parsed(String name, Function<String, T> parser) {
+        String v = get(name);
+        if (v == null) return null;
+        try {
+            return parser.apply(v);
+        } catch (RuntimeException e) {
+            throw new ApiException(ErrorCode.PARAM_ERROR, name);
+        }
+    }
+
+    public <E extends Enum<E>> E enumValue(String name, Class<E> type) {
+        return parsed(name, v -> Enum.valueOf(type, v));
+    }
+
+    /** An integer in [min, max], or the default when absent; out of range or malformed is 40020. */
+    public int intInRange(String name, int defaultValue, int min, int max) {
+        Integer v = parsed(name, s -> {
+            if (!s.matches("\\d{1,9}")) throw new NumberFormatException(s);
+            return Integer.parseInt(s);
+        });
+        if (v == null) return defaultValue;
+        if (v < min || v > max) throw new ApiException(ErrorCode.PARAM_ERROR, name);
+        return v;
+    }
+
+    /** A positive 64-bit ID such as a cursor. */
+    public Long id(String name) {
+        return parsed(name, s -> {
+            if (!s.matches("\\d{1,19}")) throw new NumberFormatException(s);
+            return Long.parseLong(s);
+        });
+    }
+
+    /** A plain decimal (no exponent, no sign unless allowed). */
+    public BigDecimal decimal(String name) {
+        return parsed(name, s -> {
+            if (!s.matches("-?\\d{1,30}(\\.\\d{1,18})?")) throw new NumberFormatException(s);
+            return new BigDecimal(s);
+        });
+    }
+}

@@ -1,0 +1,165 @@
+package io.tas.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.helidon.http.HeaderName;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.tas.auth.Authenticator;
+import io.tas.auth.Caller;
+import io.tas.auth.SignedRequest;
+import io.tas.common.QueryString;
+import io.tas.error.ApiException;
+import io.tas.error.ErrorCode;
+import io.tas.ratelimit.RateLimiter;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The DESIGN request path in one straight line with early returns (by exception):
+ * catalog lookup -> body and Content-Type -> auth -> guards -> rate limit -> handler -> envelope.
+ */
+public final class RequestPipeline {
+    private static final Logger log = LoggerFactory.getLogger(RequestPipeline.class);
+    private static final HeaderName ACCESS_KEY = HeaderNames.create("ACCESS-KEY");
+    private static final HeaderName ACCESS_SIGN = HeaderNames.create("ACCESS-SIGN");
+    private static final HeaderName ACCESS_TIMESTAMP = HeaderNames.create("ACCESS-TIMESTAMP");
+    private static final HeaderName ACCESS_PASSPHRASE = HeaderNames.create("ACCESS-PASSPHRASE");
+    private static final HeaderName REMAINING = HeaderNames.create("x-mbx-used-remain-limit");
+    private static final byte[] EMPTY = new byte[0];
+
+    private final Map<String, Endpoint> byMethodAndPath = new HashMap<>();
+    private final Routes routes;
+    private final Authenticator authenticator;
+    private final Guards guards;
+    private final RateLimiter limiter;
+    private final Clock clock;
+    private final int maxBodyBytes;
+    private final MeterRegistry metrics;
+    private final AtomicLong errorIds = new AtomicLong();
+
+    public RequestPipeline(Routes routes, Authenticator authenticator, io.tas.account.AccountService accounts,
+                           RateLimiter limiter, Clock clock, int maxBodyBytes, MeterRegistry metrics) {
+        for (Endpoint e : Endpoint.values()) byMethodAndPath.put(e.method() + ' ' + e.path(), e);
+        this.routes = routes;
+        this.authenticator = authenticator;
+        this.guards = new Guards(accounts);
+        this.limiter = limiter;
+        this.clock = clock;
+        this.maxBodyBytes = maxBodyBytes;
+        this.metrics = metrics;
+    }
+
+    public void handle(ServerRequest req, ServerResponse res) {
+        long now = clock.millis();
+        Endpoint ep = null;
+        try {
+            ep = byMethodAndPath.get(req.prologue().method().text() + ' ' + req.path().rawPath());
+            if (ep == null) throw new ApiException(ErrorCode.URL_NOT_FOUND);
+
+            boolean post = ep.method().equals("POST");
+            if (post && !isJson(req.headers().first(HeaderNames.CONTENT_TYPE).orElse(null))) {
+                throw new ApiException(ErrorCode.CONTENT_TYPE_INVALID);
+            }
+            byte[] body = readBody(req);
+            String rawQuery = req.query().rawValue();
+            String ip = clientIp(req.remotePeer().address());
+
+            Caller caller = null;
+            if (!ep.isPublic()) {
+                caller = authenticator.authenticate(new SignedRequest(ep.method(), ep.path(), rawQuery, body,
+                        header(req, ACCESS_KEY), header(req, ACCESS_SIGN), header(req, ACCESS_TIMESTAMP),
+                        header(req, ACCESS_PASSPHRASE), ip));
+                guards.check(ep, caller);
+            }
+
+            RateLimiter.Decision d = limiter.tryAcquire(ep.name(),
+                    ep.scope() == Endpoint.Scope.UID && caller != null ? Long.toString(caller.uid()) : ip, ep.ratePerSecond());
+            if (d.remaining() != Long.MAX_VALUE) res.header(REMAINING, Long.toString(d.remaining()));
+            if (!d.allowed()) throw new ApiException(ErrorCode.TOO_MANY_REQUESTS);
+
+            ApiHandler handler = routes.handler(ep);
+            if (handler == null) throw new ApiException(ErrorCode.NOT_IMPLEMENTED, ep.method() + " " + ep.path());
+
+            Map<String, String> query = new HashMap<>();
+            for (QueryString.Pair p : QueryString.decode(rawQuery)) query.putIfAbsent(p.key(), p.value());
+            JsonNode json = post ? parseJsonBody(body) : null;
+
+            Object data = handler.handle(new ApiRequest(ep, caller, query, json, ip, now));
+            send(res, 200, Envelope.success(now, data), ep, ErrorCode.SUCCESS.code());
+        } catch (ApiException e) {
+            send(res, e.error().httpStatus(), new Envelope(e.error().code(), e.getMessage(), now, null), ep, e.error().code());
+        } catch (RuntimeException e) {
+            long id = errorIds.incrementAndGet();
+            log.error("unexpected failure #{} on {} {}", id, req.prologue().method().text(), req.path().rawPath(), e);
+            ErrorCode sys = ErrorCode.SYSTEM_ERROR;
+            send(res, sys.httpStatus(), new Envelope(sys.code(), sys.message(), now, null), ep, sys.code());
+        }
+    }
+
+    /** §1 convention 2 and wire facts §6: POST bodies are application/json, a charset suffix is fine. */
+    static boolean isJson(String contentType) {
+        if (contentType == null) return false;
+        String base = contentType.split(";", 2)[0].trim();
+        return base.equalsIgnoreCase("application/json");
+    }
+
+    private byte[] readBody(ServerRequest req) {
+        if (!req.content().hasEntity()) return EMPTY;
+        long declared = req.headers().first(HeaderNames.CONTENT_LENGTH).map(Long::parseLong).orElse(-1L);
+        if (declared > maxBodyBytes) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "request body larger than " + maxBodyBytes + " bytes");
+        try (InputStream in = req.content().inputStream()) {
+            byte[] bytes = in.readNBytes(maxBodyBytes + 1);
+            if (bytes.length > maxBodyBytes) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "request body larger than " + maxBodyBytes + " bytes");
+            in.transferTo(java.io.OutputStream.nullOutputStream());
+            return bytes;
+        } catch (IOException e) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "unreadable request body");
+        }
+    }
+
+    /** Wire facts §1.3: an empty body and {} both mean "no parameters". Anything else must be a JSON object. */
+    private static JsonNode parseJsonBody(byte[] body) {
+        if (body.length == 0) return Json.MAPPER.createObjectNode();
+        try {
+            JsonNode n = Json.MAPPER.readTree(body);
+            if (n == null || !n.isObject()) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "body must be a JSON object");
+            return n;
+        } catch (JsonProcessingException e) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "malformed JSON body");
+        } catch (IOException e) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "unreadable request body");
+        }
+    }
+
+    private static String header(ServerRequest req, HeaderName name) {
+        return req.headers().first(name).orElse(null);
+    }
+
+    static String clientIp(SocketAddress address) {
+        if (address instanceof InetSocketAddress isa && isa.getAddress() != null) return isa.getAddress().getHostAddress();
+        return String.valueOf(address);
+    }
+
+    private void send(ServerResponse res, int status, Envelope envelope, Endpoint ep, String code) {
+        metrics.counter("tas_requests_total", "endpoint", ep == null ? "unknown" : ep.name(), "code", code).increment();
+        try {
+            res.status(status);
+            res.header(HeaderNames.CONTENT_TYPE, "application/json");
+            res.send(Json.MAPPER.writeValueAsBytes(envelope));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package io.tas.store;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.tas.config.Config;
+import io.tas.store.generated.DefaultSchema;
+import org.flywaydb.core.Flyway;
+import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+import org.jooq.conf.RenderQuotedNames;
+import org.jooq.conf.Settings;
+import org.jooq.impl.DSL;
+
+import java.util.function.Function;
+
+/** The pooled data source, migrated on open, with one jOOQ context over it. H2 or PostgreSQL by URL. */
+public final class Database implements AutoCloseable {
+    private final HikariDataSource dataSource;
+    private final DSLContext dsl;
+
+    private Database(HikariDataSource dataSource, SQLDialect dialect) {
+        this.dataSource = dataSource;
+        // Unquoted names: H2 folds them to upper case, PostgreSQL to lower, and both match the migrations.
+        Settings settings = new Settings()
+                .withRenderQuotedNames(RenderQuotedNames.NEVER)
+                .withExecuteLogging(false)
+                .withRenderSchema(false);
+        this.dsl = DSL.using(dataSource, dialect, settings);
+    }
+
+    public static Database open(Config config) {
+        String url = h2Durable(config.dbUrl());
+        HikariConfig hc = new HikariConfig();
+        hc.setJdbcUrl(url);
+        hc.setUsername(config.dbUser());
+        hc.setPassword(config.dbPassword());
+        hc.setMaximumPoolSize(config.dbPoolSize());
+        hc.setPoolName("tas-db");
+        hc.setAutoCommit(true);
+        HikariDataSource ds = new HikariDataSource(hc);
+        Flyway.configure().dataSource(ds).locations("classpath:db/migration").load().migrate();
+        return new Database(ds, url.startsWith("jdbc:postgresql") ? SQLDialect.POSTGRES : SQLDialect.H2);
+    }
+
+    /** DESIGN: a success is returned only after a commit that is on disk, so H2 files get WRITE_DELAY=0. */
+    static String h2Durable(String url) {
+        if (url.startsWith("jdbc:h2:file:") || (url.startsWith("jdbc:h2:") && !url.startsWith("jdbc:h2:mem:") && !url.startsWith("jdbc:h2:tcp:"))) {
+            return url.toUpperCase().contains("WRITE_DELAY") ? url : url + ";WRITE_DELAY=0";
+        }
+        return url;
+    }
+
+    public DSLContext dsl() { return dsl; }
+
+    /** Runs work in one transaction; the lambda's context is bound to it. */
+    public <T> T tx(Function<DSLContext, T> work) {
+        return dsl.transactionResult(cfg -> work.apply(cfg.dsl()));
+    }
+
+    /** Sandbox reset: empties every table the migrations made (not Flyway's history). */
+    public void truncateAll() {
+        var tables = DefaultSchema.DEFAULT_SCHEMA.getTables();
+        dsl.transaction(cfg -> {
+            DSLContext t = cfg.dsl();
+            if (t.dialect() == SQLDialect.POSTGRES) {
+                t.truncate(tables).cascade().execute();
+            } else {
+                t.execute("SET REFERENTIAL_INTEGRITY FALSE");
+                try {
+                    for (var table : tables) t.truncate(table).execute();
+                } finally {
+                    t.execute("SET REFERENTIAL_INTEGRITY TRUE");
+                }
+            }
+        });
+    }
+
+    public boolean isEmpty() {
+        return dsl.fetchCount(io.tas.store.generated.Tables.ACCOUNT) == 0;
+    }
+
+    @Override
+    public void close() { dataSource.close(); }
+}
