@@ -39,6 +39,11 @@ public final class App implements AutoCloseable {
     }
 
     public static App start(Config config, Clock clock) {
+        return start(config, clock, p -> {});
+    }
+
+    /** Starts the service; beforeListen runs (e.g. reset and seed) before the first request can arrive. */
+    public static App start(Config config, Clock clock, java.util.function.Consumer<Provisioning> beforeListen) {
         Database db = Database.open(config);
         IdGenerator ids = new IdGenerator(clock, 0);
         AccountService accounts = new AccountService(db, clock, ids, config.cacheEnabled());
@@ -52,6 +57,12 @@ public final class App implements AutoCloseable {
                 accounts, limiter, clock, config.maxBodyBytes(), metrics);
         Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter);
         AdminRoutes admin = new AdminRoutes(provisioning, keys, config.adminToken(), clock, metrics);
+        try {
+            beforeListen.accept(provisioning);
+        } catch (RuntimeException e) {
+            db.close();
+            throw e;
+        }
 
         WebServer server = WebServer.builder()
                 .host(config.host())

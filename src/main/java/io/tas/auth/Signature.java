@@ -37,17 +37,15 @@ public final class Signature {
     }
 
     public boolean verify(String signatureB64, String timestamp, String method, String rawPath, String rawQuery, byte[] body) {
-        byte[] given;
-        try {
-            given = Base64.getDecoder().decode(signatureB64.trim());
-        } catch (IllegalArgumentException e) {
-            return false;
-        }
-        if (MessageDigest.isEqual(given, mac(prehash(timestamp, method, rawPath, rawQuery), body))) return true;
+        // Compared as canonical Base64 text, so no two spellings of one digest both pass.
+        byte[] given = signatureB64.trim().getBytes(StandardCharsets.US_ASCII);
+        if (MessageDigest.isEqual(given, base64(mac(prehash(timestamp, method, rawPath, rawQuery), body)))) return true;
         String sorted = decodedSortedQuery(rawQuery);
         return !sorted.equals(rawQuery == null ? "" : rawQuery)
-                && MessageDigest.isEqual(given, mac(prehash(timestamp, method, rawPath, sorted), body));
+                && MessageDigest.isEqual(given, base64(mac(prehash(timestamp, method, rawPath, sorted), body)));
     }
+
+    private static byte[] base64(byte[] digest) { return Base64.getEncoder().encode(digest); }
 
     static String prehash(String timestamp, String method, String path, String query) {
         // §1.1: an empty query puts no '?' into the prehash.

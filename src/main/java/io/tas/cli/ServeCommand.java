@@ -31,15 +31,11 @@ public final class ServeCommand implements Callable<Integer> {
     }
 
     static App start(Config config, String seed, boolean reset) throws Exception {
-        App app = App.start(config, Clock.systemUTC());
-        try {
-            if (reset) app.provisioning().reset();
-            if (seed != null && app.provisioning().isEmpty()) app.provisioning().apply(SeedFile.load(seed));
-            return app;
-        } catch (Exception e) {
-            app.close();
-            throw e;
-        }
+        SeedFile seedFile = seed == null ? null : SeedFile.load(seed); // a bad file fails before the database opens
+        return App.start(config, Clock.systemUTC(), p -> {
+            if (reset) p.reset();
+            if (seedFile != null && p.isEmpty()) p.apply(seedFile);
+        });
     }
 
     static void awaitShutdown(App app) throws InterruptedException {

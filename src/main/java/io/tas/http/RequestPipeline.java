@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The DESIGN request path in one straight line with early returns (by exception):
- * catalog lookup -> body and Content-Type -> auth -> guards -> rate limit -> handler -> envelope.
+ * catalog lookup -> Content-Type and body -> auth -> guards -> rate limit -> parameters -> handler -> envelope.
  */
 public final class RequestPipeline {
     private static final Logger log = LoggerFactory.getLogger(RequestPipeline.class);
@@ -89,12 +89,12 @@ public final class RequestPipeline {
             if (d.remaining() != Long.MAX_VALUE) res.header(REMAINING, Long.toString(d.remaining()));
             if (!d.allowed()) throw new ApiException(ErrorCode.TOO_MANY_REQUESTS);
 
-            ApiHandler handler = routes.handler(ep);
-            if (handler == null) throw new ApiException(ErrorCode.NOT_IMPLEMENTED, ep.method() + " " + ep.path());
-
             Map<String, String> query = new HashMap<>();
             for (QueryString.Pair p : QueryString.decode(rawQuery)) query.putIfAbsent(p.key(), p.value());
             JsonNode json = post ? parseJsonBody(body) : null;
+
+            ApiHandler handler = routes.handler(ep);
+            if (handler == null) throw new ApiException(ErrorCode.NOT_IMPLEMENTED, ep.method() + " " + ep.path());
 
             Object data = handler.handle(new ApiRequest(ep, caller, query, json, ip, now));
             send(res, 200, Envelope.success(now, data), ep, ErrorCode.SUCCESS.code());

@@ -84,7 +84,7 @@ final class LoadGen {
         String path = a.str("path", "/api/v3/account/settings");
         Credentials creds = Credentials.from(a);
         int connections = a.integer("connections", 64);
-        double warmup = a.dbl("warmup-seconds", 5);
+        double warmup = a.dbl("warmup-seconds", 30);
         double seconds = a.dbl("seconds", 10);
         long maxRequests = a.lng("max-requests", 10_000_000L);
         int threads = a.integer("threads", Runtime.getRuntime().availableProcessors());
@@ -143,7 +143,12 @@ final class LoadGen {
         progressUntil(label, "warm-up", t0, measureStart, progressSeconds);
         CpuSample before = CpuSample.take(serverPid);
         System.out.printf(Locale.ROOT, "[%s] warm-up done: %d requests issued, measuring...%n", label, issued.get());
+        long mid = measureStart + (measureEnd - measureStart) / 2;
+        long issuedAtStart = issued.get();
+        progressUntil(label, "measure", t0, mid, progressSeconds);
+        long issuedAtMid = issued.get();
         progressUntil(label, "measure", t0, measureEnd, progressSeconds);
+        long issuedAtEnd = issued.get();
         CpuSample after = CpuSample.take(serverPid);
 
         long waitNanos = deadline - System.nanoTime();
@@ -198,6 +203,11 @@ final class LoadGen {
         r.put("issued_total", Long.toString(issued.get()));
         r.put("window_s", fmt(windowSec, 3));
         r.put("cap_reached", Boolean.toString(capped));
+        // Throughput of the first half of the window relative to the second half: well below 1 means the JITs
+        // were still warming up when measurement began (raise --warmup-seconds).
+        long firstHalf = issuedAtMid - issuedAtStart;
+        long secondHalf = issuedAtEnd - issuedAtMid;
+        r.put("half_ratio", secondHalf > 0 && !capped ? fmt((double) firstHalf / secondHalf, 3) : "n/a");
         r.put("connections", Integer.toString(connections));
         r.put("client_threads", Integer.toString(threads));
         r.put("transport", transport.name());

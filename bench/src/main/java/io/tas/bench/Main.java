@@ -6,7 +6,7 @@ public final class Main {
             usage: java -jar bench.jar <command> [flags]
               netty-baseline --port P [--host 127.0.0.1] [--body-file F] [--threads N] [--transport auto|epoll|nio]
               load           --port P [--host H] [--path /api/v3/account/settings] [--connections 64]
-                             [--warmup-seconds 5] [--seconds 10] [--max-requests 10000000] [--threads N]
+                             [--warmup-seconds 30] [--seconds 10] [--max-requests 10000000] [--threads N]
                              [--request-timeout-seconds 10] [--max-reconnects 1000] [--expect 00000]
                              [--label L] [--result-file F] [--server-pid PID] [--progress-seconds 0] [--transport auto|epoll|nio]
                              [--api-key K --api-secret S --api-passphrase P]

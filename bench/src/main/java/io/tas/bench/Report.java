@@ -83,6 +83,11 @@ final class Report {
             if (!oth.equals("n/a") && Double.parseDouble(oth) > 0.15) {
                 notes.add(label + ": " + oth + " cores used by other processes during the window (noisy run; re-run on a quiet machine)");
             }
+            String half = r.getProperty("half_ratio", "n/a");
+            if (!half.equals("n/a") && Double.parseDouble(half) < 0.85) {
+                notes.add(label + ": first half of the window ran at " + half
+                        + "x the second half; likely still warming up (raise --warmup-seconds)");
+            }
             if ("true".equals(r.getProperty("cap_reached"))) {
                 notes.add(label + ": hard request cap reached; window shortened to " + r.getProperty("window_s") + "s");
             }
@@ -95,10 +100,10 @@ final class Report {
         sb.append("srv/load/oth cpu = CPU cores used by the server JVM / the load-generator JVM / everything else, during the measured window\n");
         for (Properties r : rows) {
             if (r.getProperty("missing") == null) {
-                sb.append(String.format(Locale.ROOT, "%-16s measured=%s window=%ss p90=%sms max=%sms mean=%sms machine-busy=%s%%%n",
+                sb.append(String.format(Locale.ROOT, "%-16s measured=%s window=%ss p90=%sms max=%sms mean=%sms machine-busy=%s%% 1st/2nd-half=%s%n",
                         r.getProperty("label"), r.getProperty("measured_responses"), r.getProperty("window_s"),
                         r.getProperty("p90_ms"), r.getProperty("max_ms"), r.getProperty("mean_ms"),
-                        r.getProperty("machine_busy_pct")));
+                        r.getProperty("machine_busy_pct"), r.getProperty("half_ratio", "n/a")));
             }
         }
         for (String n : notes) {

@@ -1,0 +1,122 @@
+package io.tas.api;
+
+import io.tas.support.ApiClient;
+import io.tas.support.ApiClient.Reply;
+import io.tas.support.Credentials;
+import io.tas.support.Databases;
+import io.tas.support.ServerPool;
+import io.tas.support.TestServer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Bad input gets HTTP 400 and the envelope with the real code; never a 5xx, never an HTML page. */
+@ParameterizedClass
+@EnumSource(Databases.Kind.class)
+class ErrorsApiTest {
+    @Parameter Databases.Kind kind;
+    TestServer server;
+    ApiClient main;
+
+    @BeforeEach
+    void setUp() {
+        server = ServerPool.server(kind);
+        ServerPool.nextSecond(kind);
+        main = server.client(Credentials.MAIN_RW);
+    }
+
+    private static void assertError(Reply r, String code, String msg) {
+        assertThat(r.status()).as(r.raw()).isEqualTo(400);
+        assertThat(r.code()).as(r.raw()).isEqualTo(code);
+        assertThat(r.msg()).as(r.raw()).isEqualTo(msg);
+        assertThat(r.body().get("data").isNull()).isTrue();
+    }
+
+    @Test
+    void unknownPathIs40404() {
+        assertError(main.get("/api/v3/account/nope"), "40404", "Request URL NOT FOUND");
+        assertError(ApiClient.raw(server.baseUrl() + "/", "GET", ""), "40404", "Request URL NOT FOUND");
+    }
+
+    @Test
+    void wrongMethodIs40404() {
+        assertError(main.post("/api/v3/account/info", "{}"), "40404", "Request URL NOT FOUND");
+        assertError(main.send("DELETE", "/api/v3/account/settings", "", 0, null), "40404", "Request URL NOT FOUND");
+    }
+
+    @Test
+    void postWithoutJsonContentTypeIs40007() {
+        assertError(main.send("POST", "/api/v3/account/set-leverage", "{}", 0, "text/plain"), "40007", "Invalid Content_Type");
+        assertError(main.send("POST", "/api/v3/account/set-leverage", "{}", 0, null), "40007", "Invalid Content_Type");
+        // A charset suffix is still JSON (wire facts §8).
+        assertThat(main.send("POST", "/api/v3/account/set-leverage", "{}", 0, "application/json; charset=UTF-8").code()).isNotEqualTo("40007");
+    }
+
+    @Test
+    void malformedJsonIs40017() {
+        assertError(main.post("/api/v3/account/set-leverage", "{\"category\":"), "40017", "Parameter verification failed malformed JSON body");
+        assertError(main.post("/api/v3/account/set-leverage", "[1,2]"), "40017", "Parameter verification failed body must be a JSON object");
+    }
+
+    @Test
+    void oversizedBodyIs40017() {
+        String big = "{\"pad\":\"" + "x".repeat(70_000) + "\"}";
+        Reply r = main.post("/api/v3/account/set-leverage", big);
+        assertError(r, "40017", "Parameter verification failed request body larger than 65536 bytes");
+    }
+
+    @Test
+    void emptyBodyAndEmptyObjectBothMeanNoParameters() {
+        // Wire facts §1.3: bitget-api sends no body, ccxt sends {}; both pass parsing and reach the row.
+        assertThat(main.post("/api/v3/account/switch", "").code()).isEqualTo("40099");
+        ServerPool.nextSecond(kind);
+        assertThat(main.post("/api/v3/account/switch", "{}").code()).isEqualTo("40099");
+    }
+
+    @Test
+    void missingParameterIs40019NamingIt() {
+        Reply r = ApiClient.raw(server.baseUrl() + "/api/v3/market/tickers", "GET", "");
+        assertError(r, "40019", "Parameter category cannot be empty");
+        assertError(ApiClient.raw(server.baseUrl() + "/api/v3/market/tickers?category=", "GET", ""), "40019", "Parameter category cannot be empty");
+    }
+
+    @Test
+    void badEnumOrNumberIs40020() {
+        assertError(ApiClient.raw(server.baseUrl() + "/api/v3/market/tickers?category=NOPE", "GET", ""), "40020", "Parameter category error");
+        assertError(ApiClient.raw(server.baseUrl() + "/api/v3/market/tickers?category=MARGIN", "GET", ""), "40020", "Parameter category error");
+        assertError(main.get("/api/v3/user/sub-list?limit=abc"), "40020", "Parameter limit error");
+        assertError(main.get("/api/v3/user/sub-list?limit=101"), "40020", "Parameter limit error");
+        assertError(main.get("/api/v3/user/sub-list?limit=0"), "40020", "Parameter limit error");
+        assertError(main.get("/api/v3/user/sub-list?limit=-5"), "40020", "Parameter limit error");
+        assertError(main.get("/api/v3/user/sub-list?cursor=12x"), "40020", "Parameter cursor error");
+    }
+
+    @Test
+    void unknownSymbolIs25100() {
+        assertError(ApiClient.raw(server.baseUrl() + "/api/v3/market/tickers?category=SPOT&symbol=NOPEUSDT", "GET", ""),
+                "25100", "Trading pair NOPEUSDT does not exist");
+    }
+
+    @Test
+    void rowsOfLaterIssuesAnswerNotImplementedInTheEnvelope() {
+        Reply r = main.get("/api/v3/account/max-withdrawal?coin=USDT");
+        assertError(r, "40099", "Endpoint GET /api/v3/account/max-withdrawal is not implemented yet in this service");
+    }
+
+    @Test
+    void classicAccountGetsTheWrongFamilyCodeOnUnifiedRows() {
+        Admin admin = new Admin(server);
+        long uid = admin.createAccount("{\"username\":\"classic-" + kind + "\",\"accountMode\":\"CLASSIC\"}");
+        String key = admin.createKey(uid, "Classic1", "read-and-write", "[\"uta_mgt\",\"uta_trade\"]");
+        ApiClient classic = server.client(new Credentials(key, admin.lastSecret, "Classic1"));
+        assertError(classic.get("/api/v3/account/settings"), "40085",
+                "The account is a classic account, please use the v2 classic account API");
+        assertThat(classic.get("/api/v3/account/info").code()).isEqualTo("00000");
+        assertError(main.get("/api/v2/mix/position/all-position?productType=USDT-FUTURES"), "40084",
+                "The account is a unified account, please use the v3 unified account API");
+    }
+}

@@ -1,0 +1,64 @@
+package io.tas.conformance;
+
+import io.tas.support.Credentials;
+import io.tas.support.Databases;
+import io.tas.support.TestServer;
+import org.junit.jupiter.api.Test;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The real client: the bitget-api npm SDK (pinned 3.2.3 in conformance/package-lock.json), unmodified
+ * but for its base URL, against a real server on H2 with rate limits on and the real clock.
+ */
+class BitgetSdkConformanceTest {
+    private static final Path DIR = Path.of("conformance");
+
+    @Test
+    void bitgetApiSdkWorksUnchanged() throws Exception {
+        if (!Files.isDirectory(DIR.resolve("node_modules/bitget-api"))) {
+            Result ci = run(new ProcessBuilder("npm", "ci", "--no-audit", "--no-fund"), 300);
+            assertThat(ci.exit()).as("npm ci\n" + ci.output()).isZero();
+        }
+        try (TestServer server = TestServer.start(Databases.Kind.H2, Clock.systemUTC())) {
+            ProcessBuilder pb = new ProcessBuilder("node", "sdk-conformance.mjs");
+            Map<String, String> env = pb.environment();
+            env.put("TAS_BASE_URL", server.baseUrl());
+            put(env, "TAS_", Credentials.MAIN_RW);
+            put(env, "TAS_SUB_", Credentials.SUB);
+            Result r = run(pb, 120);
+            System.out.println(r.output());
+            assertThat(r.output()).contains("ok wrong secret -> 40009", "ok expired timestamp", "-> 40008",
+                    "ok wrong passphrase -> 40012", "ok v3 account settings", "ok v3 sub-account list");
+            assertThat(r.output()).containsPattern("(?m)^\\d+ passed, 0 failed$");
+            assertThat(r.exit()).as(r.output()).isZero();
+        }
+    }
+
+    private static void put(Map<String, String> env, String prefix, Credentials c) {
+        env.put(prefix + "API_KEY", c.key());
+        env.put(prefix + "API_SECRET", c.secret());
+        env.put(prefix + "API_PASSPHRASE", c.passphrase());
+    }
+
+    record Result(int exit, String output) {}
+
+    private static Result run(ProcessBuilder pb, int timeoutSeconds) throws IOException, InterruptedException {
+        File log = File.createTempFile("conformance", ".log");
+        Process p = pb.directory(DIR.toFile()).redirectErrorStream(true).redirectOutput(log).start();
+        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            return new Result(-1, "timed out after " + timeoutSeconds + " s\n" + Files.readString(log.toPath(), StandardCharsets.UTF_8));
+        }
+        return new Result(p.exitValue(), Files.readString(log.toPath(), StandardCharsets.UTF_8));
+    }
+}

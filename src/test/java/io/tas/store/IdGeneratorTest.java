@@ -1,0 +1,34 @@
+package io.tas.store;
+
+import io.tas.support.MutableClock;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class IdGeneratorTest {
+    @Test
+    void idsAreStrictlyIncreasingEvenWhenTheClockStandsStillOrStepsBack() {
+        MutableClock clock = new MutableClock(1_800_000_000_000L);
+        IdGenerator ids = new IdGenerator(clock, 3);
+        long last = 0;
+        for (int i = 0; i < 10_000; i++) { // more than one millisecond's 4096 sequence numbers
+            long id = ids.next();
+            assertThat(id).isGreaterThan(last);
+            last = id;
+        }
+        clock.advance(Duration.ofSeconds(-5));
+        assertThat(ids.next()).isGreaterThan(last);
+    }
+
+    @Test
+    void idsAreTimeOrdered() {
+        MutableClock clock = new MutableClock(1_800_000_000_000L);
+        IdGenerator ids = new IdGenerator(clock, 0);
+        long a = ids.next();
+        clock.advance(Duration.ofMillis(1));
+        long b = ids.next();
+        assertThat(b >>> 22).isEqualTo((a >>> 22) + 1);
+    }
+}

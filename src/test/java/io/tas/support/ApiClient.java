@@ -1,0 +1,77 @@
+package io.tas.support;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tas.auth.Signature;
+import io.tas.http.Json;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+
+/** A signing client that can also misbehave on purpose (skewed time, raw bodies, odd headers). */
+public final class ApiClient {
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final String baseUrl;
+    private final Credentials creds;
+    private final Clock clock;
+
+    public ApiClient(String baseUrl, Credentials creds, Clock clock) {
+        this.baseUrl = baseUrl;
+        this.creds = creds;
+        this.clock = clock;
+    }
+
+    /** A response: HTTP status and the parsed envelope. */
+    public record Reply(int status, JsonNode body, String raw) {
+        public String code() { return body.path("code").asText(); }
+        public String msg() { return body.path("msg").asText(); }
+        public JsonNode data() { return body.path("data"); }
+    }
+
+    public Reply get(String target) { return send("GET", target, "", 0, "application/json"); }
+
+    public Reply post(String target, String body) { return send("POST", target, body, 0, "application/json"); }
+
+    /** Signs with the clock shifted by skewMillis, and sends the given Content-Type (null: none). */
+    public Reply send(String method, String target, String body, long skewMillis, String contentType) {
+        int q = target.indexOf('?');
+        String path = q < 0 ? target : target.substring(0, q);
+        String query = q < 0 ? "" : target.substring(q + 1);
+        String ts = Long.toString(clock.millis() + skewMillis);
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + target))
+                .header("ACCESS-KEY", creds.key())
+                .header("ACCESS-SIGN", Signature.sign(creds.secret(), ts, method, path, query, body))
+                .header("ACCESS-TIMESTAMP", ts)
+                .header("ACCESS-PASSPHRASE", creds.passphrase());
+        if (contentType != null) b.header("Content-Type", contentType);
+        return exchange(b.method(method, body.isEmpty() ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    /** An unsigned request with exactly the given headers (name, value pairs). */
+    public static Reply raw(String url, String method, String body, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url));
+        for (int i = 0; i < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
+        return exchange(b.method(method, body.isEmpty() ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    private static Reply exchange(HttpRequest.Builder b) {
+        try {
+            HttpResponse<String> res = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            JsonNode json;
+            try {
+                json = Json.MAPPER.readTree(res.body());
+            } catch (IOException e) {
+                json = Json.MAPPER.createObjectNode().put("unparsed", res.body());
+            }
+            return new Reply(res.statusCode(), json, res.body());
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}

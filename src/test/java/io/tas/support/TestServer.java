@@ -1,0 +1,60 @@
+package io.tas.support;
+
+import io.tas.App;
+import io.tas.admin.SeedFile;
+import io.tas.config.Config;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+
+/** The production App on random ports over a real database, seeded with the demo scenario. */
+public final class TestServer implements AutoCloseable {
+    public static final String ADMIN_TOKEN = "test-admin-token";
+
+    public final Databases.TestDb db;
+    public final App app;
+    public final Clock clock;
+
+    private TestServer(Databases.TestDb db, App app, Clock clock) {
+        this.db = db;
+        this.app = app;
+        this.clock = clock;
+    }
+
+    public static TestServer start(Databases.Kind kind, Clock clock) {
+        return start(kind, clock, true);
+    }
+
+    public static TestServer start(Databases.Kind kind, Clock clock, boolean rateLimits) {
+        Databases.TestDb db = Databases.create(kind);
+        Config config = Config.fromEnv(Map.of())
+                .withPort(0).withAdminPort(0)
+                .withDb(db.url(), db.user(), "")
+                .withAdminToken(ADMIN_TOKEN)
+                .withRateLimits(rateLimits)
+                .withTimestampWindow(Duration.ofSeconds(30));
+        SeedFile demo;
+        try {
+            demo = SeedFile.load("demo");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        App app = App.start(config, clock, p -> p.apply(demo));
+        return new TestServer(db, app, clock);
+    }
+
+    public String baseUrl() { return "http://127.0.0.1:" + app.port(); }
+
+    public String adminUrl() { return "http://127.0.0.1:" + app.adminPort(); }
+
+    public ApiClient client(Credentials c) { return new ApiClient(baseUrl(), c, clock); }
+
+    @Override
+    public void close() {
+        app.close();
+        db.close();
+    }
+}
