@@ -52,7 +52,18 @@ public final class Provisioning {
     /** What a seed created: accounts, and each key with its secret (shown this once). */
     public record SeedResult(List<Account> accounts, List<CreatedKey> keys, int tickers) {}
 
+    /** One transaction for the whole document: a seed that fails anywhere leaves nothing behind. */
     public SeedResult apply(SeedFile seed) {
+        try {
+            return db.tx(dsl -> applyAll(seed));
+        } catch (RuntimeException e) {
+            accounts.invalidateAll(); // entries read inside the rolled-back transaction
+            keys.invalidateAll();
+            throw e;
+        }
+    }
+
+    private SeedResult applyAll(SeedFile seed) {
         List<Account> created = new ArrayList<>();
         List<CreatedKey> createdKeys = new ArrayList<>();
         for (SeedAccount main : seed.accounts()) {

@@ -17,6 +17,8 @@ import java.util.function.Function;
 public final class Database implements AutoCloseable {
     private final HikariDataSource dataSource;
     private final DSLContext dsl;
+    /** The transaction this thread is in, so services composed by a caller share one commit. */
+    private final ThreadLocal<DSLContext> current = new ThreadLocal<>();
 
     private Database(HikariDataSource dataSource, SQLDialect dialect) {
         this.dataSource = dataSource;
@@ -50,11 +52,27 @@ public final class Database implements AutoCloseable {
         return url;
     }
 
-    public DSLContext dsl() { return dsl; }
+    /** The context of the current transaction, or an auto-commit one outside transactions. */
+    public DSLContext dsl() {
+        DSLContext c = current.get();
+        return c != null ? c : dsl;
+    }
 
-    /** Runs work in one transaction; the lambda's context is bound to it. */
+    /**
+     * Runs work in one transaction. Called inside another tx(), it joins it: the outermost call commits
+     * or rolls back everything, so a composed operation (a whole seed file) is all or nothing.
+     */
     public <T> T tx(Function<DSLContext, T> work) {
-        return dsl.transactionResult(cfg -> work.apply(cfg.dsl()));
+        DSLContext outer = current.get();
+        if (outer != null) return work.apply(outer);
+        return dsl.transactionResult(cfg -> {
+            current.set(cfg.dsl());
+            try {
+                return work.apply(cfg.dsl());
+            } finally {
+                current.remove();
+            }
+        });
     }
 
     /** Sandbox reset: empties every table the migrations made (not Flyway's history). */

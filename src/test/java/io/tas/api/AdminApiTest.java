@@ -81,6 +81,19 @@ class AdminApiTest {
     }
 
     @Test
+    void aSeedThatFailsAnywhereLeavesNothingBehind() {
+        String seed = "{\"accounts\":[{\"uid\":1777000001,\"username\":\"first\",\"apiKeys\":[{\"accessKey\":\"bg_seedtx_" + kind
+                + "\",\"passphrase\":\"P1\"}]},{\"uid\":1000000001,\"username\":\"duplicate of the demo main\"}],"
+                + "\"tickers\":[{\"category\":\"SPOT\",\"symbol\":\"SEEDTXUSDT\",\"lastPrice\":\"1\"}]}";
+        Reply r = admin.post("/admin/v1/seed", seed);
+        assertThat(r.status()).as(r.raw()).isEqualTo(400);
+        assertThat(r.code()).isEqualTo("40020");
+        assertThat(admin.get("/admin/v1/accounts/1777000001").code()).isEqualTo("40034");
+        Reply ticker = ApiClient.raw(server.baseUrl() + "/api/v3/market/tickers?category=SPOT&symbol=SEEDTXUSDT", "GET", "");
+        assertThat(ticker.code()).isEqualTo("25100");
+    }
+
+    @Test
     void tickersSetThroughAdminAreServedPublicly() {
         Reply set = admin.post("/admin/v1/tickers", "{\"category\":\"USDC-FUTURES\",\"symbol\":\"SOLPERP-" + kind + "\",\"lastPrice\":\"181.25\",\"markPrice\":\"181.3\"}");
         assertThat(set.code()).as(set.raw()).isEqualTo("00000");

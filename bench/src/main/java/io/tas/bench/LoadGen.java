@@ -178,7 +178,7 @@ final class LoadGen {
         long windowEnd = Math.min(measureEnd, capReachedAt.get());
         double windowSec = Math.max(1e-9, (windowEnd - measureStart) / 1e9);
         double rps = ok / windowSec;
-        long errors = non200 + badBody + ioErrors + timeouts;
+        long errors = non200 + badBody + ioErrors + timeouts + connectErrors;
         boolean capped = capReachedAt.get() != Long.MAX_VALUE;
 
         Map<String, String> r = new LinkedHashMap<>();
@@ -197,7 +197,7 @@ final class LoadGen {
         r.put("io_errors", Long.toString(ioErrors));
         r.put("timeouts", Long.toString(timeouts));
         r.put("connect_errors", Long.toString(connectErrors));
-        r.put("reconnects", Long.toString(reconnects.get()));
+        r.put("reconnects", Long.toString(Math.min(reconnects.get(), maxReconnects)));
         r.put("measured_responses", Long.toString(all.getTotalCount()));
         r.put("warmup_responses", Long.toString(warmupCount));
         r.put("issued_total", Long.toString(issued.get()));
@@ -234,10 +234,10 @@ final class LoadGen {
 
         System.out.printf(Locale.ROOT,
                 "[%s] rps=%s p50=%sms p90=%sms p99=%sms p99.9=%sms max=%sms errors=%d (non200=%d bad-body=%d io=%d timeouts=%d) "
-                        + "measured=%d window=%ss reconnects=%d connect-errors=%d cpu(server=%s loadgen=%s other=%s machine-busy=%s%%)%s%n",
+                        + "measured=%d window=%ss reconnects=%s cpu(server=%s loadgen=%s other=%s machine-busy=%s%%)%s%n",
                 label, r.get("rps"), r.get("p50_ms"), r.get("p90_ms"), r.get("p99_ms"), r.get("p999_ms"),
-                r.get("max_ms"), errors, non200, badBody, ioErrors, timeouts, all.getTotalCount(), r.get("window_s"),
-                reconnects.get(), connectErrors, r.get("server_cpu_cores"), r.get("loadgen_cpu_cores"),
+                r.get("max_ms"), errors, non200, badBody, ioErrors, timeouts, connectErrors, all.getTotalCount(), r.get("window_s"),
+                r.get("reconnects"), r.get("server_cpu_cores"), r.get("loadgen_cpu_cores"),
                 r.get("other_cpu_cores"), r.get("machine_busy_pct"), capped ? " [HARD REQUEST CAP REACHED]" : "");
         return r;
     }

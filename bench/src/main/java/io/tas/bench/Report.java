@@ -77,7 +77,8 @@ final class Report {
                     r.getProperty("other_cpu_cores", "n/a")));
             if (!"0".equals(r.getProperty("errors"))) {
                 notes.add(label + ": errors non200=" + r.getProperty("non200") + " bad-body=" + r.getProperty("bad_body")
-                        + " io=" + r.getProperty("io_errors") + " timeouts=" + r.getProperty("timeouts"));
+                        + " io=" + r.getProperty("io_errors") + " timeouts=" + r.getProperty("timeouts")
+                        + " connect=" + r.getProperty("connect_errors"));
             }
             String oth = r.getProperty("other_cpu_cores", "n/a");
             if (!oth.equals("n/a") && Double.parseDouble(oth) > 0.15) {
