@@ -2,7 +2,9 @@ package io.tas.cli;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.ParentCommand;
 
 import java.net.URI;
@@ -18,6 +20,7 @@ import java.util.concurrent.Callable;
         subcommands = {AdminCommand.Reset.class, AdminCommand.Seed.class, AdminCommand.CreateAccount.class,
                 AdminCommand.CreateKey.class, AdminCommand.RevokeKey.class, AdminCommand.SetTicker.class})
 public final class AdminCommand {
+    @Spec CommandSpec spec;
     @Option(names = "--admin-url", defaultValue = "${env:TAS_ADMIN_URL:-http://127.0.0.1:8081}") String adminUrl;
     @Option(names = "--token", defaultValue = "${env:TAS_ADMIN_TOKEN:-tas-demo-admin-token}") String token;
 
@@ -28,7 +31,7 @@ public final class AdminCommand {
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         try (HttpClient c = HttpClient.newHttpClient()) {
             HttpResponse<String> res = c.send(b.build(), HttpResponse.BodyHandlers.ofString());
-            System.out.println(res.body());
+            spec.commandLine().getOut().println(res.body());
             return res.statusCode() == 200 ? 0 : 1;
         }
     }

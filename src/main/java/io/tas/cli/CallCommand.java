@@ -3,7 +3,9 @@ package io.tas.cli;
 import io.tas.auth.Signature;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,6 +17,7 @@ import java.util.concurrent.Callable;
 @Command(name = "call", mixinStandardHelpOptions = true,
         description = "Sign and send one request (demo credentials unless given). Exit 0 when code is 00000.")
 public final class CallCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
     @Parameters(index = "0", description = "GET or POST") String method;
     @Parameters(index = "1", description = "path with optional query, e.g. '/api/v3/market/tickers?category=SPOT'") String target;
     @Option(names = {"-d", "--data"}, description = "JSON body for POST") String body;
@@ -41,7 +44,7 @@ public final class CallCommand implements Callable<Integer> {
         req = m.equals("GET") ? req.GET() : req.method(m, HttpRequest.BodyPublishers.ofString(payload));
         try (HttpClient client = HttpClient.newHttpClient()) {
             HttpResponse<String> res = client.send(req.build(), HttpResponse.BodyHandlers.ofString());
-            System.out.println(res.body());
+            spec.commandLine().getOut().println(res.body());
             return res.body().contains("\"code\":\"00000\"") ? 0 : 1;
         }
     }

@@ -95,6 +95,7 @@ final class LoadGen {
         String resultFile = a.str("result-file", null);
         long serverPid = a.lng("server-pid", -1);
         double progressSeconds = a.dbl("progress-seconds", 0);
+        String auxName = a.str("aux-cpu-process", null);
         Transport transport = Transport.select(a.str("transport", "auto"));
         a.done();
 
@@ -104,7 +105,7 @@ final class LoadGen {
         if (maxRequests < 1) throw new IllegalArgumentException("--max-requests must be >= 1");
 
         LoadGen g = new LoadGen(host, port, path, creds, connections, maxRequests, requestTimeout, maxReconnects, expect);
-        Map<String, String> result = g.execute(label, transport, threads, warmup, seconds, serverPid, progressSeconds);
+        Map<String, String> result = g.execute(label, transport, threads, warmup, seconds, serverPid, progressSeconds, auxName);
         if (resultFile != null) {
             StringBuilder sb = new StringBuilder();
             result.forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
@@ -114,7 +115,8 @@ final class LoadGen {
     }
 
     private Map<String, String> execute(String label, Transport transport, int threads, double warmup, double seconds,
-                                        long serverPid, double progressSeconds) throws InterruptedException {
+                                        long serverPid, double progressSeconds, String auxName)
+            throws InterruptedException {
         EventLoopGroup group = transport.group(threads);
         finished = new CountDownLatch(connections);
         bootstrap = new Bootstrap()
@@ -141,7 +143,7 @@ final class LoadGen {
 
         // Progress (requests issued per interval) and CPU sampling at the measured-window edges.
         progressUntil(label, "warm-up", t0, measureStart, progressSeconds);
-        CpuSample before = CpuSample.take(serverPid);
+        CpuSample before = CpuSample.take(serverPid, auxName);
         System.out.printf(Locale.ROOT, "[%s] warm-up done: %d requests issued, measuring...%n", label, issued.get());
         long mid = measureStart + (measureEnd - measureStart) / 2;
         long issuedAtStart = issued.get();
@@ -149,7 +151,7 @@ final class LoadGen {
         long issuedAtMid = issued.get();
         progressUntil(label, "measure", t0, measureEnd, progressSeconds);
         long issuedAtEnd = issued.get();
-        CpuSample after = CpuSample.take(serverPid);
+        CpuSample after = CpuSample.take(serverPid, auxName);
 
         long waitNanos = deadline - System.nanoTime();
         boolean clean = finished.await(Math.max(0, waitNanos), TimeUnit.NANOSECONDS);
@@ -220,24 +222,35 @@ final class LoadGen {
         } else {
             r.put("server_cpu_cores", "n/a");
         }
+        double aux = 0;
+        if (auxName != null && before.auxTicks >= 0 && after.auxTicks >= 0) {
+            aux = Math.max(0, after.auxTicks - before.auxTicks) / (double) CpuSample.CLK_TCK
+                    / ((after.wallNanos - before.wallNanos) / 1e9);
+            r.put("aux_name", auxName);
+            r.put("aux_cpu_cores", fmt(aux, 2));
+        } else {
+            r.put("aux_cpu_cores", "n/a");
+        }
         if (before.sysTotal > 0 && after.sysTotal > before.sysTotal) {
             double busy = 1.0 - (double) (after.sysIdle - before.sysIdle) / (after.sysTotal - before.sysTotal);
             r.put("machine_busy_pct", fmt(busy * 100, 1));
             int ncpu = Runtime.getRuntime().availableProcessors();
             double srv = r.get("server_cpu_cores").equals("n/a") ? 0 : Double.parseDouble(r.get("server_cpu_cores"));
             // CPU used by everything else on the machine (builds, other services): > ~0.1 means a noisy run.
-            r.put("other_cpu_cores", fmt(Math.max(0, busy * ncpu - srv - loadCpu), 2));
+            r.put("other_cpu_cores", fmt(Math.max(0, busy * ncpu - srv - loadCpu - aux), 2));
         } else {
             r.put("machine_busy_pct", "n/a");
             r.put("other_cpu_cores", "n/a");
         }
 
         System.out.printf(Locale.ROOT,
-                "[%s] rps=%s p50=%sms p90=%sms p99=%sms p99.9=%sms max=%sms errors=%d (non200=%d bad-body=%d io=%d timeouts=%d) "
-                        + "measured=%d window=%ss reconnects=%s cpu(server=%s loadgen=%s other=%s machine-busy=%s%%)%s%n",
+                "[%s] rps=%s p50=%sms p90=%sms p99=%sms p99.9=%sms max=%sms errors=%d (non200=%d bad-body=%d io=%d timeouts=%d "
+                        + "connect=%d) measured=%d window=%ss reconnects=%s cpu(server=%s loadgen=%s %s=%s other=%s "
+                        + "machine-busy=%s%%)%s%n",
                 label, r.get("rps"), r.get("p50_ms"), r.get("p90_ms"), r.get("p99_ms"), r.get("p999_ms"),
-                r.get("max_ms"), errors, non200, badBody, ioErrors, timeouts, connectErrors, all.getTotalCount(), r.get("window_s"),
-                r.get("reconnects"), r.get("server_cpu_cores"), r.get("loadgen_cpu_cores"),
+                r.get("max_ms"), errors, non200, badBody, ioErrors, timeouts, connectErrors, all.getTotalCount(),
+                r.get("window_s"), r.get("reconnects"), r.get("server_cpu_cores"), r.get("loadgen_cpu_cores"),
+                auxName == null ? "aux" : auxName, r.get("aux_cpu_cores"),
                 r.get("other_cpu_cores"), r.get("machine_busy_pct"), capped ? " [HARD REQUEST CAP REACHED]" : "");
         return r;
     }
@@ -437,26 +450,51 @@ final class LoadGen {
     }
 
     /** Process / machine CPU counters, read at the measured-window edges. */
-    private record CpuSample(long wallNanos, long selfCpuNanos, long serverTicks, long sysIdle, long sysTotal) {
+    private record CpuSample(long wallNanos, long selfCpuNanos, long serverTicks, long auxTicks, long sysIdle,
+                             long sysTotal) {
         static final long CLK_TCK = Long.getLong("bench.clkTck", 100L);
 
-        static CpuSample take(long serverPid) {
+        /** utime+stime ticks of /proc/PID/stat, or -1. */
+        static long ticks(Path stat, String wantComm) {
+            try {
+                String st = Files.readString(stat);
+                int open = st.indexOf('(');
+                int close = st.lastIndexOf(')');
+                if (wantComm != null && !st.substring(open + 1, close).equals(wantComm)) {
+                    return -1;
+                }
+                String[] f = st.substring(close + 2).split(" ");
+                // after "pid (comm) ": f[0]=state; utime (field 14 overall) is f[11], stime f[12]
+                return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+            } catch (IOException | RuntimeException e) {
+                return -1;
+            }
+        }
+
+        /** Summed CPU ticks of every process whose comm is {@code name} (e.g. all PostgreSQL backends). */
+        static long ticksByName(String name) {
+            long sum = 0;
+            try (var dirs = Files.newDirectoryStream(Path.of("/proc"), p -> p.getFileName().toString().matches("\\d+"))) {
+                for (Path d : dirs) {
+                    long t = ticks(d.resolve("stat"), name);
+                    if (t > 0) {
+                        sum += t;
+                    }
+                }
+            } catch (IOException e) {
+                return -1;
+            }
+            return sum;
+        }
+
+        static CpuSample take(long serverPid, String auxName) {
             long wall = System.nanoTime();
             long self = -1;
             if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
                 self = os.getProcessCpuTime();
             }
-            long srv = -1;
-            if (serverPid > 0) {
-                try {
-                    String stat = Files.readString(Path.of("/proc/" + serverPid + "/stat"));
-                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    // after "pid (comm) ": f[0]=state ... utime is field 14 overall => f[11], stime f[12]
-                    srv = Long.parseLong(f[11]) + Long.parseLong(f[12]);
-                } catch (IOException | RuntimeException e) {
-                    srv = -1;
-                }
-            }
+            long srv = serverPid > 0 ? ticks(Path.of("/proc/" + serverPid + "/stat"), null) : -1;
+            long aux = auxName != null ? ticksByName(auxName) : -1;
             long idle = 0, total = 0;
             try {
                 String line = Files.readAllLines(Path.of("/proc/stat")).getFirst();
@@ -471,7 +509,7 @@ final class LoadGen {
             } catch (IOException | RuntimeException e) {
                 total = 0;
             }
-            return new CpuSample(wall, self, srv, idle, total);
+            return new CpuSample(wall, self, srv, aux, idle, total);
         }
     }
 }

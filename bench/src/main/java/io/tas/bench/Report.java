@@ -48,11 +48,12 @@ final class Report {
             if (sb.length() > 0 && sb.charAt(sb.length() - 1) != '\n') sb.append('\n');
             sb.append('\n');
         }
-        String fmt = "%-16s %10s %9s %9s %9s %8s %11s %8s %8s %8s%n";
+        String fmt = "%-16s %10s %9s %9s %9s %8s %11s %8s %8s %8s %8s%n";
         sb.append(String.format(Locale.ROOT, fmt, "target", "rps", "p50 ms", "p99 ms", "p99.9 ms", "errors",
-                "vs baseline", "srv cpu", "load cpu", "oth cpu"));
+                "vs baseline", "srv cpu", "db cpu", "load cpu", "oth cpu"));
         sb.append(String.format(Locale.ROOT, fmt, "-".repeat(16), "-".repeat(10), "-".repeat(9), "-".repeat(9),
-                "-".repeat(9), "-".repeat(8), "-".repeat(11), "-".repeat(8), "-".repeat(8), "-".repeat(8)));
+                "-".repeat(9), "-".repeat(8), "-".repeat(11), "-".repeat(8), "-".repeat(8), "-".repeat(8),
+                "-".repeat(8)));
         List<String> notes = new ArrayList<>();
         for (Properties r : rows) {
             String label = r.getProperty("label");
@@ -73,8 +74,8 @@ final class Report {
                     String.format(Locale.ROOT, "%,.0f", rps),
                     r.getProperty("p50_ms"), r.getProperty("p99_ms"), r.getProperty("p999_ms"),
                     r.getProperty("errors"), ratio,
-                    r.getProperty("server_cpu_cores"), r.getProperty("loadgen_cpu_cores"),
-                    r.getProperty("other_cpu_cores", "n/a")));
+                    r.getProperty("server_cpu_cores"), r.getProperty("aux_cpu_cores", "n/a").replace("n/a", "-"),
+                    r.getProperty("loadgen_cpu_cores"), r.getProperty("other_cpu_cores", "n/a")));
             if (!"0".equals(r.getProperty("errors"))) {
                 notes.add(label + ": errors non200=" + r.getProperty("non200") + " bad-body=" + r.getProperty("bad_body")
                         + " io=" + r.getProperty("io_errors") + " timeouts=" + r.getProperty("timeouts")
@@ -98,7 +99,8 @@ final class Report {
         }
         sb.append('\n');
         sb.append("rps = successful responses (HTTP 200 and body contains \"00000\") per second of the measured window\n");
-        sb.append("srv/load/oth cpu = CPU cores used by the server JVM / the load-generator JVM / everything else, during the measured window\n");
+        sb.append("srv/db/load/oth cpu = CPU cores used during the measured window by the server JVM / the PostgreSQL processes /\n"
+                + "  the load-generator JVM / everything else (other cpu > 0.15 = noisy run)\n");
         for (Properties r : rows) {
             if (r.getProperty("missing") == null) {
                 sb.append(String.format(Locale.ROOT, "%-16s measured=%s window=%ss p90=%sms max=%sms mean=%sms machine-busy=%s%% 1st/2nd-half=%s%n",
