@@ -16,6 +16,16 @@ import io.tas.http.RequestPipeline;
 import io.tas.http.Routes;
 import io.tas.market.MarketRoutes;
 import io.tas.market.MarketService;
+import io.tas.market.PriceService;
+import io.tas.convert.ConvertConfig;
+import io.tas.convert.ConvertRoutes;
+import io.tas.convert.SmallAssetConversion;
+import io.tas.ledger.Ledger;
+import io.tas.loan.LoanRoutes;
+import io.tas.loan.LoanService;
+import io.tas.position.PositionService;
+import io.tas.risk.MaxWithdrawal;
+import io.tas.risk.RiskRoutes;
 import io.tas.ratelimit.RateLimiter;
 import io.tas.store.Database;
 import io.tas.store.IdGenerator;
@@ -49,13 +59,19 @@ public final class App implements AutoCloseable {
         AccountService accounts = new AccountService(db, clock, ids, config.cacheEnabled());
         ApiKeyService keys = new ApiKeyService(db, clock, new SecretCipher(config.masterKey()), accounts);
         MarketService market = new MarketService(db);
+        PriceService prices = new PriceService(market);
+        Ledger ledger = new Ledger(db, clock, ids);
+        LoanService loans = new LoanService(db, clock, ledger, prices);
+        PositionService positions = new PositionService(db, clock, ids, ledger, market, prices, accounts);
+        SmallAssetConversion conversion = new SmallAssetConversion(db, clock, ids, ledger, prices, ConvertConfig.fromEnv(System.getenv()));
+        MaxWithdrawal maxWithdrawal = new MaxWithdrawal(ledger, prices, positions);
         RateLimiter limiter = new RateLimiter(config.rateLimitsEnabled(), clock);
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
-        Routes routes = routes(features(accounts, market));
+        Routes routes = routes(features(accounts, market, conversion, loans, maxWithdrawal));
         RequestPipeline pipeline = new RequestPipeline(routes, new Authenticator(keys, accounts, clock, config.timestampWindow()),
                 accounts, limiter, clock, config.maxBodyBytes(), metrics);
-        Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter);
+        Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions);
         AdminRoutes admin = new AdminRoutes(provisioning, keys, config.adminToken(), clock, metrics);
         try {
             beforeListen.accept(provisioning);
@@ -77,13 +93,15 @@ public final class App implements AutoCloseable {
     }
 
     /** Every feature of the API; a new feature is one entry here plus its catalog rows. */
-    static List<Routes.Feature> features(AccountService accounts, MarketService market) {
-        return List.of(new AccountRoutes(accounts), new SubAccountRoutes(accounts), new MarketRoutes(market));
+    static List<Routes.Feature> features(AccountService accounts, MarketService market, SmallAssetConversion conversion,
+                                         LoanService loans, MaxWithdrawal maxWithdrawal) {
+        return List.of(new AccountRoutes(accounts), new SubAccountRoutes(accounts), new MarketRoutes(market),
+                new ConvertRoutes(conversion), new LoanRoutes(loans), new RiskRoutes(maxWithdrawal));
     }
 
     /** Which rows have handlers, without starting anything (for the inventory). */
     public static Routes productionRoutes() {
-        return routes(features(null, null));
+        return routes(features(null, null, null, null, null));
     }
 
     /** The production routing: every feature registers its rows. */

@@ -35,6 +35,7 @@ public final class AccountEnums {
     public enum Category {
         SPOT, MARGIN, USDT_FUTURES, COIN_FUTURES, USDC_FUTURES;
 
+        @com.fasterxml.jackson.annotation.JsonValue
         public String wire() { return name().replace('_', '-'); }
 
         public boolean isFutures() { return name().endsWith("FUTURES"); }

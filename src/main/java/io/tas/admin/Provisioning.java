@@ -9,6 +9,22 @@ import io.tas.admin.SeedFile.SeedAccount;
 import io.tas.admin.SeedFile.SeedKey;
 import io.tas.admin.SeedFile.SeedSettings;
 import io.tas.admin.SeedFile.SeedTicker;
+import io.tas.admin.SeedFile.FillSpec;
+import io.tas.admin.SeedFile.LedgerOp;
+import io.tas.admin.SeedFile.SeedBalance;
+import io.tas.admin.SeedFile.SeedInstrument;
+import io.tas.admin.SeedFile.SeedLoanTerms;
+import io.tas.admin.SeedFile.SeedPosition;
+import io.tas.http.Json;
+import io.tas.ledger.Ledger;
+import io.tas.ledger.LedgerTypes.AccountType;
+import io.tas.ledger.LedgerTypes.BalanceKey;
+import io.tas.ledger.LedgerTypes.Counter;
+import io.tas.ledger.LedgerTypes.Field;
+import io.tas.loan.LoanService;
+import io.tas.market.Instrument;
+import io.tas.position.Position;
+import io.tas.position.PositionService;
 import io.tas.auth.ApiKey.PermType;
 import io.tas.auth.ApiKeyService;
 import io.tas.auth.ApiKeyService.CreatedKey;
@@ -39,14 +55,21 @@ public final class Provisioning {
     private final ApiKeyService keys;
     private final MarketService market;
     private final RateLimiter limiter;
+    private final Ledger ledger;
+    private final LoanService loans;
+    private final PositionService positions;
 
-    public Provisioning(Database db, Clock clock, AccountService accounts, ApiKeyService keys, MarketService market, RateLimiter limiter) {
+    public Provisioning(Database db, Clock clock, AccountService accounts, ApiKeyService keys, MarketService market,
+                        RateLimiter limiter, Ledger ledger, LoanService loans, PositionService positions) {
         this.db = db;
         this.clock = clock;
         this.accounts = accounts;
         this.keys = keys;
         this.market = market;
         this.limiter = limiter;
+        this.ledger = ledger;
+        this.loans = loans;
+        this.positions = positions;
     }
 
     /** What a seed created: accounts, and each key with its secret (shown this once). */
@@ -66,24 +89,39 @@ public final class Provisioning {
     private SeedResult applyAll(SeedFile seed) {
         List<Account> created = new ArrayList<>();
         List<CreatedKey> createdKeys = new ArrayList<>();
+        for (SeedInstrument i : seed.instruments()) putInstrument(i);
+        for (SeedTicker t : seed.tickers()) putTicker(t);
+        for (SeedLoanTerms t : seed.loanTerms()) putLoanTerms(t);
         for (SeedAccount main : seed.accounts()) {
             Account m = createAccount(main, null);
             created.add(m);
-            for (SeedKey k : main.apiKeys()) createdKeys.add(createKey(m.uid(), k));
+            seedAccountContents(m, main, createdKeys);
             for (SeedAccount sub : main.subAccounts()) {
                 Account s = createAccount(sub, m.uid());
                 created.add(s);
-                for (SeedKey k : sub.apiKeys()) createdKeys.add(createKey(s.uid(), k));
+                seedAccountContents(s, sub, createdKeys);
             }
         }
-        for (SeedTicker t : seed.tickers()) putTicker(t);
         return new SeedResult(created, createdKeys, seed.tickers().size());
+    }
+
+    private void seedAccountContents(Account a, SeedAccount spec, List<CreatedKey> createdKeys) {
+        for (SeedKey k : spec.apiKeys()) createdKeys.add(createKey(a.uid(), k));
+        for (SeedBalance b : spec.balances()) {
+            String ref = "seed:" + a.uid() + ":" + b.account() + ":" + b.coin();
+            if (b.available() != null && b.available().signum() > 0) deposit(new LedgerOp(a.uid(), b.account(), b.coin(), b.available(), ref));
+            if (b.debt() != null && b.debt().signum() > 0) borrow(new LedgerOp(a.uid(), "unified", b.coin(), b.debt(), ref + ":debt"));
+        }
+        for (SeedPosition pos : spec.positions()) {
+            openPosition(new SeedPosition(a.uid(), pos.category(), pos.symbol(), pos.holdSide(), pos.marginMode(),
+                    pos.leverage(), pos.size(), pos.price(), pos.fee()));
+        }
     }
 
     public Account createAccount(SeedAccount a, Long parentUid) {
         if (a.username() == null || a.username().isBlank()) throw new ApiException(ErrorCode.PARAM_EMPTY, "username");
         return accounts.create(new NewAccount(a.uid(), parentUid, a.username(),
-                or(a.type(), AccountType.normal), or(a.accountMode(), AccountKind.UNIFIED), or(a.status(), AccountStatus.normal),
+                or(a.type(), io.tas.account.AccountEnums.AccountType.normal), or(a.accountMode(), AccountKind.UNIFIED), or(a.status(), AccountStatus.normal),
                 or(a.note(), ""), or(a.inviterId(), ""), or(a.channelCode(), ""), or(a.channel(), ""),
                 Boolean.TRUE.equals(a.realityAllowed()), a.createdTime(), settings(a.settings())));
     }
@@ -112,6 +150,95 @@ public final class Provisioning {
     }
 
     public Optional<Account> account(long uid) { return accounts.find(uid); }
+
+    // --- money core: every operation goes through the ledger, loan and position services
+
+    /** What an admin ledger operation did. */
+    public record LedgerResult(String txId, boolean repeated) {}
+
+    public LedgerResult deposit(LedgerOp op) {
+        BigDecimal amount = require(op.amount(), "amount");
+        if (amount.signum() <= 0) throw new ApiException(ErrorCode.PARAM_ERROR, "amount");
+        return post("deposit", op, Counter.deposit);
+    }
+
+    public LedgerResult adjust(LedgerOp op) {
+        if (require(op.amount(), "amount").signum() == 0) throw new ApiException(ErrorCode.PARAM_ERROR, "amount");
+        return post("adjustment", op, Counter.adjustment);
+    }
+
+    public LedgerResult borrow(LedgerOp op) {
+        requireAccount(require(op.uid(), "uid"));
+        Ledger.Posted p = loans.borrow(op.uid(), coin(op.coin()), require(op.amount(), "amount"), require(op.ref(), "ref"));
+        return new LedgerResult(Long.toString(p.txId()), p.repeated());
+    }
+
+    private LedgerResult post(String kind, LedgerOp op, Counter counter) {
+        long uid = require(op.uid(), "uid");
+        requireAccount(uid);
+        AccountType account = parse(() -> AccountType.valueOf(require(op.account(), "account")), "account");
+        BalanceKey key = new BalanceKey(uid, account, coin(op.coin()));
+        Ledger.Posted p = ledger.postOnce(kind, require(op.ref(), "ref"), uid,
+                List.of(Ledger.move(key, Field.available, op.amount(), counter)));
+        return new LedgerResult(Long.toString(p.txId()), p.repeated());
+    }
+
+    public Ledger.Check ledgerCheck() { return ledger.check(); }
+
+    /** A balance row as the admin API shows it. */
+    public record BalanceView(String account, String coin, String available, String frozen, String debt) {}
+
+    public List<BalanceView> balances(long uid) {
+        return ledger.balances(uid).stream().map(b -> new BalanceView(b.key().account().name(), b.key().coin(),
+                Json.plain(b.available()), Json.plain(b.frozen()), Json.plain(b.debt()))).toList();
+    }
+
+    public Instrument putInstrument(SeedInstrument i) {
+        Category c = parse(() -> Category.fromWire(require(i.category(), "category")), "category");
+        List<Instrument.MmrTier> tiers = i.mmrTiers() == null ? List.of() : i.mmrTiers().stream()
+                .map(t -> new Instrument.MmrTier(require(t.maxNotional(), "maxNotional"), require(t.mmr(), "mmr"))).toList();
+        if (c.isFutures() && tiers.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, "mmrTiers");
+        Instrument inst = new Instrument(c, require(i.symbol(), "symbol"), coin(i.baseCoin()), coin(i.quoteCoin()),
+                i.marginCoin(), i.maxLeverage(), Boolean.TRUE.equals(i.reality()), tiers);
+        market.putInstrument(inst);
+        return inst;
+    }
+
+    public void putLoanTerms(SeedLoanTerms t) {
+        loans.putTerms(new LoanService.LoanTerms(coin(t.coin()), t.interestFreeAmount(), t.hourlyRate()));
+    }
+
+    public Position openPosition(SeedPosition s) {
+        long uid = require(s.uid(), "uid");
+        requireAccount(uid);
+        return positions.open(new PositionService.Open(uid,
+                parse(() -> Category.fromWire(require(s.category(), "category")), "category"), require(s.symbol(), "symbol"),
+                parse(() -> Position.HoldSide.fromWire(require(s.holdSide(), "holdSide")), "holdSide"),
+                or(s.marginMode(), MarginMode.crossed), require(s.leverage(), "leverage"), require(s.size(), "size"),
+                require(s.price(), "price"), or(s.fee(), BigDecimal.ZERO)));
+    }
+
+    public Position fill(long positionId, FillSpec f) {
+        return positions.fill(new PositionService.Fill(positionId, require(f.size(), "size"), require(f.price(), "price"), or(f.fee(), BigDecimal.ZERO)));
+    }
+
+    public Position close(long positionId, FillSpec f) {
+        return positions.close(positionId, require(f.price(), "price"), or(f.fee(), BigDecimal.ZERO));
+    }
+
+    public List<PositionService.Valuation> positions(long uid) {
+        return positions.open(uid).stream().map(positions::value).toList();
+    }
+
+    private void requireAccount(long uid) {
+        if (accounts.find(uid).isEmpty()) throw new ApiException(ErrorCode.PARAM_NOT_EXIST, uid);
+    }
+
+    private static String coin(String c) {
+        if (c == null || c.isBlank()) throw new ApiException(ErrorCode.PARAM_EMPTY, "coin");
+        if (!c.matches("[A-Z0-9]{1,16}")) throw new ApiException(ErrorCode.PARAM_ERROR, "coin");
+        return c;
+    }
 
     /** Sandbox reset: every table emptied, every cache and bucket dropped. */
     public void reset() {

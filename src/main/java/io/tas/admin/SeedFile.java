@@ -18,7 +18,8 @@ import java.util.List;
  * keys) and tickers. The admin API's create calls take the same pieces. Absent fields get the defaults
  * a new account on the platform would have.
  */
-public record SeedFile(List<SeedAccount> accounts, List<SeedTicker> tickers) {
+public record SeedFile(List<SeedInstrument> instruments, List<SeedTicker> tickers, List<SeedLoanTerms> loanTerms,
+                       List<SeedAccount> accounts) {
     /** YAML is a superset of JSON, so one mapper reads both. */
     public static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
@@ -35,15 +36,42 @@ public record SeedFile(List<SeedAccount> accounts, List<SeedTicker> tickers) {
 
     public List<SeedAccount> accounts() { return accounts == null ? List.of() : accounts; }
     public List<SeedTicker> tickers() { return tickers == null ? List.of() : tickers; }
+    public List<SeedInstrument> instruments() { return instruments == null ? List.of() : instruments; }
+    public List<SeedLoanTerms> loanTerms() { return loanTerms == null ? List.of() : loanTerms; }
 
     /** §2.2 / §2.3 / §2.13 fields of one account. */
     public record SeedAccount(Long uid, String username, AccountKind accountMode, AccountType type,
                               AccountStatus status, String note, String inviterId, String channelCode,
                               String channel, Boolean realityAllowed, Long createdTime, SeedSettings settings,
-                              List<SeedAccount> subAccounts, List<SeedKey> apiKeys) {
+                              List<SeedAccount> subAccounts, List<SeedKey> apiKeys, List<SeedBalance> balances,
+                              List<SeedPosition> positions) {
         public List<SeedAccount> subAccounts() { return subAccounts == null ? List.of() : subAccounts; }
         public List<SeedKey> apiKeys() { return apiKeys == null ? List.of() : apiKeys; }
+        public List<SeedBalance> balances() { return balances == null ? List.of() : balances; }
+        public List<SeedPosition> positions() { return positions == null ? List.of() : positions; }
     }
+
+    /** A spot/margin pair or a contract; contracts need marginCoin, maxLeverage and mmrTiers. */
+    public record SeedInstrument(String category, String symbol, String baseCoin, String quoteCoin, String marginCoin,
+                                 BigDecimal maxLeverage, Boolean reality, List<SeedTier> mmrTiers) {}
+
+    public record SeedTier(BigDecimal maxNotional, BigDecimal mmr) {}
+
+    /** Borrowing terms of a coin. */
+    public record SeedLoanTerms(String coin, BigDecimal interestFreeAmount, BigDecimal hourlyRate) {}
+
+    /** A starting balance: deposited into account (spot, unified, otc); debt is borrowed on top (unified). */
+    public record SeedBalance(String account, String coin, BigDecimal available, BigDecimal debt) {}
+
+    /** An open position as a matching engine would report its opening fill. uid only for the admin API. */
+    public record SeedPosition(Long uid, String category, String symbol, String holdSide, MarginMode marginMode,
+                               BigDecimal leverage, BigDecimal size, BigDecimal price, BigDecimal fee) {}
+
+    /** An admin ledger operation: deposit (amount > 0), adjustment (signed), borrow/repay (signed); ref makes it idempotent. */
+    public record LedgerOp(Long uid, String account, String coin, BigDecimal amount, String ref) {}
+
+    /** A fill on an open position: size > 0 adds, size < 0 reduces. */
+    public record FillSpec(BigDecimal size, BigDecimal price, BigDecimal fee) {}
 
     /** §2.3 */
     public record SeedSettings(AccountMode accountMode, AccountLevel accountLevel, AssetMode assetMode,

@@ -8,7 +8,6 @@ import io.tas.store.Database;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.HexFormat;
@@ -70,52 +69,62 @@ public final class ApiKeyService {
         return store.listByUid(db.dsl(), uid);
     }
 
-    /** A live key ready to verify requests, or empty when unknown or revoked. */
+    /**
+     * A live key ready to verify requests, or empty when unknown or revoked. One reload per key at a
+     * time (compute), and a reload keeps the passphrase already verified when the stored hash is unchanged,
+     * so a TTL expiry under load never turns into a burst of slow PBKDF2 checks.
+     */
     public Optional<ResolvedKey> resolve(String accessKey) {
         long now = clock.millis();
         ResolvedKey cached = cache.get(accessKey);
-        if (cached != null && cached.loadedAt + CACHE_TTL_MS > now && cached.loadedAt <= now) return Optional.of(cached);
-        Optional<StoredKey> stored = store.find(db.dsl(), accessKey).filter(k -> !k.key().revoked());
-        if (stored.isEmpty()) {
-            cache.remove(accessKey);
-            return Optional.empty();
-        }
-        StoredKey s = stored.get();
-        ResolvedKey resolved = new ResolvedKey(s.key(), new Signature(cipher.decrypt(s.secretCipher())),
-                s.passphraseSalt(), s.passphraseHash(), now);
-        cache.put(accessKey, resolved);
-        return Optional.of(resolved);
+        if (cached != null && cached.fresh(now)) return Optional.of(cached);
+        ResolvedKey resolved = cache.compute(accessKey, (k, old) -> {
+            if (old != null && old.fresh(now)) return old;
+            Optional<StoredKey> stored = store.find(db.dsl(), k).filter(s -> !s.key().revoked());
+            if (stored.isEmpty()) return null;
+            StoredKey s = stored.get();
+            if (old != null && old.hash.equals(s.passphraseHash())) return old.refreshed(s.key(), now);
+            return new ResolvedKey(s.key(), new Signature(cipher.decrypt(s.secretCipher())), s.passphraseSalt(), s.passphraseHash(), now, null);
+        });
+        return Optional.ofNullable(resolved);
     }
 
     public void invalidateAll() { cache.clear(); }
 
-    /** A key with what verification needs. Never serialised. */
+    /** A key with what verification needs. Never serialised, never logged. */
     public static final class ResolvedKey {
         private final ApiKey key;
         private final Signature signature;
         private final String salt;
         private final String hash;
         private final long loadedAt;
-        private volatile byte[] verifiedDigest; // SHA-256(salt + passphrase) once the slow hash has matched
+        // The passphrase bytes once the slow hash has matched. The decrypted secret is in memory anyway,
+        // so this adds no exposure, and a request then costs one constant-time compare.
+        private volatile byte[] verified;
 
-        ResolvedKey(ApiKey key, Signature signature, String salt, String hash, long loadedAt) {
+        ResolvedKey(ApiKey key, Signature signature, String salt, String hash, long loadedAt, byte[] verified) {
             this.key = key;
             this.signature = signature;
             this.salt = salt;
             this.hash = hash;
             this.loadedAt = loadedAt;
+            this.verified = verified;
         }
+
+        boolean fresh(long now) { return loadedAt <= now && now < loadedAt + CACHE_TTL_MS; }
+
+        ResolvedKey refreshed(ApiKey latest, long now) { return new ResolvedKey(latest, signature, salt, hash, now, verified); }
 
         public ApiKey key() { return key; }
 
         public Signature signature() { return signature; }
 
         public boolean passphraseMatches(String passphrase) {
-            byte[] digest = sha256(salt + passphrase);
-            byte[] known = verifiedDigest;
-            if (known != null && MessageDigest.isEqual(known, digest)) return true;
+            byte[] given = passphrase.getBytes(StandardCharsets.UTF_8);
+            byte[] known = verified;
+            if (known != null && MessageDigest.isEqual(known, given)) return true;
             if (!PassphraseHash.matches(passphrase, salt, hash)) return false;
-            verifiedDigest = digest;
+            verified = given;
             return true;
         }
     }
@@ -124,13 +133,5 @@ public final class ApiKeyService {
         byte[] b = new byte[n];
         RANDOM.nextBytes(b);
         return b;
-    }
-
-    private static byte[] sha256(String s) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

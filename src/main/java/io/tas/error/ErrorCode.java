@@ -31,6 +31,8 @@ public enum ErrorCode {
     PARAM_EMPTY("40019", "Parameter {0} cannot be empty", 400),
     PARAM_ERROR("40020", "Parameter {0} error", 400),
     PARAM_NOT_EXIST("40034", "Parameter {0} does not exist", 400),
+    // Our own code (next to 40099): a coin the service cannot value, since it never invents a price.
+    PRICE_UNAVAILABLE("40098", "No price for {0}", 400),
     PARAM_VERIFICATION_EXCEPTION("40808", "Parameter verification exception {0}", 400),
 
     // --- account scope. Wire facts name no code for these; 40068 is the real family's
@@ -48,6 +50,8 @@ public enum ErrorCode {
     // --- unified account business codes 25xxx
     TRADING_PAIR_NOT_EXIST("25100", "Trading pair {0} does not exist", 400),
     NOT_UNIFIED_ACCOUNT("25245", "The account is not the unified account mode", 400),
+    // bitget-api's API_ERROR_CODE.INSUFFICIENT_BALANCE_V3; the message is ours.
+    INSUFFICIENT_BALANCE("25202", "Insufficient balance", 400),
 
     // --- server side: the only 5xx; the body never carries a stack trace
     SYSTEM_ERROR("40015", "System is abnormal, please try again later", 500);

@@ -15,6 +15,7 @@ public final class Json {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+            .enable(com.fasterxml.jackson.core.JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
             .setSerializationInclusion(JsonInclude.Include.ALWAYS);
 
     static {

@@ -60,6 +60,27 @@ public final class Params {
         return v;
     }
 
+    /** A JSON array of non-empty strings (POST bodies only); absent is null, anything else 40020. */
+    public List<String> stringList(String name) {
+        JsonNode n = request.body() == null ? null : request.body().get(name);
+        if (n == null || n.isNull()) return null;
+        if (!n.isArray()) throw new ApiException(ErrorCode.PARAM_ERROR, name);
+        List<String> out = new ArrayList<>();
+        for (JsonNode item : n) {
+            if (!item.isTextual() || item.asText().isBlank() || item.asText().length() > 16) throw new ApiException(ErrorCode.PARAM_ERROR, name);
+            out.add(item.asText());
+        }
+        return out;
+    }
+
+    /** A Unix-millisecond timestamp. */
+    public Long millis(String name) {
+        return parsed(name, s -> {
+            if (!s.matches("\\d{1,15}")) throw new NumberFormatException(s);
+            return Long.parseLong(s);
+        });
+    }
+
     /** A positive 64-bit ID such as a cursor. */
     public Long id(String name) {
         return parsed(name, s -> {

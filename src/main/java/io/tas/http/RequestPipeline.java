@@ -48,6 +48,7 @@ public final class RequestPipeline {
     private final int maxBodyBytes;
     private final MeterRegistry metrics;
     private final AtomicLong errorIds = new AtomicLong();
+    private final java.util.concurrent.ConcurrentMap<String, io.micrometer.core.instrument.Counter> counters = new java.util.concurrent.ConcurrentHashMap<>();
 
     public RequestPipeline(Routes routes, Authenticator authenticator, io.tas.account.AccountService accounts,
                            RateLimiter limiter, Clock clock, int maxBodyBytes, MeterRegistry metrics) {
@@ -153,7 +154,8 @@ public final class RequestPipeline {
     }
 
     private void send(ServerResponse res, int status, Envelope envelope, Endpoint ep, String code) {
-        metrics.counter("tas_requests_total", "endpoint", ep == null ? "unknown" : ep.name(), "code", code).increment();
+        String endpoint = ep == null ? "unknown" : ep.name();
+        counters.computeIfAbsent(endpoint + ' ' + code, k -> metrics.counter("tas_requests_total", "endpoint", endpoint, "code", code)).increment();
         try {
             res.status(status);
             res.header(HeaderNames.CONTENT_TYPE, "application/json");

@@ -31,7 +31,7 @@ public final class Database implements AutoCloseable {
     }
 
     public static Database open(Config config) {
-        String url = h2Durable(config.dbUrl());
+        String url = h2Settings(config.dbUrl());
         HikariConfig hc = new HikariConfig();
         hc.setJdbcUrl(url);
         hc.setUsername(config.dbUser());
@@ -44,11 +44,17 @@ public final class Database implements AutoCloseable {
         return new Database(ds, url.startsWith("jdbc:postgresql") ? SQLDialect.POSTGRES : SQLDialect.H2);
     }
 
-    /** DESIGN: a success is returned only after a commit that is on disk, so H2 files get WRITE_DELAY=0. */
-    static String h2Durable(String url) {
-        if (url.startsWith("jdbc:h2:file:") || (url.startsWith("jdbc:h2:") && !url.startsWith("jdbc:h2:mem:") && !url.startsWith("jdbc:h2:tcp:"))) {
-            return url.toUpperCase().contains("WRITE_DELAY") ? url : url + ";WRITE_DELAY=0";
-        }
+    /**
+     * H2 settings the ledger relies on. DESIGN: a success is returned only after a commit that is on
+     * disk, so H2 files get WRITE_DELAY=0. Row locks wait up to 10 s (H2's default of 1 s would fail
+     * requests queued behind a busy account instead of serialising them, as PostgreSQL does).
+     */
+    static String h2Settings(String url) {
+        if (!url.startsWith("jdbc:h2:")) return url;
+        String upper = url.toUpperCase();
+        boolean file = !url.startsWith("jdbc:h2:mem:") && !url.startsWith("jdbc:h2:tcp:");
+        if (file && !upper.contains("WRITE_DELAY")) url += ";WRITE_DELAY=0";
+        if (!upper.contains("LOCK_TIMEOUT")) url += ";LOCK_TIMEOUT=10000";
         return url;
     }
 

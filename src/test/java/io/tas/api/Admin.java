@@ -31,6 +31,36 @@ final class Admin {
         return d.get("accessKey").asText();
     }
 
+    /** A new unified main account with a read-and-write key (uta_mgt, uta_trade) and the given unified balances. */
+    io.tas.support.Credentials fundedAccount(String name, String... coinAmounts) {
+        long uid = createAccount("{\"username\":\"" + name + "\"}");
+        String key = createKey(uid, "Funded1", "read-and-write", "[\"uta_mgt\",\"uta_trade\"]");
+        for (int i = 0; i < coinAmounts.length; i += 2) {
+            Reply r = post("/admin/v1/ledger/deposit", "{\"uid\":" + uid + ",\"account\":\"unified\",\"coin\":\"" + coinAmounts[i]
+                    + "\",\"amount\":\"" + coinAmounts[i + 1] + "\",\"ref\":\"fund-" + name + "-" + coinAmounts[i] + "\"}");
+            if (!r.code().equals("00000")) throw new AssertionError(r.raw());
+        }
+        lastUid = uid;
+        return new io.tas.support.Credentials(key, lastSecret, "Funded1");
+    }
+
+    long lastUid;
+
+    /** uid's balances as "account/coin" -> "available/frozen/debt". */
+    java.util.Map<String, String> balances(long uid) {
+        java.util.Map<String, String> out = new java.util.TreeMap<>();
+        get("/admin/v1/accounts/" + uid + "/balances").data().forEach(b -> out.put(
+                b.get("account").asText() + "/" + b.get("coin").asText(),
+                b.get("available").asText() + "/" + b.get("frozen").asText() + "/" + b.get("debt").asText()));
+        return out;
+    }
+
+    /** The ledger's conservation check must hold. */
+    void assertConserved() {
+        Reply r = get("/admin/v1/ledger/check");
+        if (!r.data().get("ok").asBoolean()) throw new AssertionError("ledger not conserved: " + r.raw());
+    }
+
     /** Creates an account and returns its UID. */
     long createAccount(String json) {
         Reply r = post("/admin/v1/accounts", json);

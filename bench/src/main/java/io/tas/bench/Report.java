@@ -90,6 +90,10 @@ final class Report {
                 notes.add(label + ": first half of the window ran at " + half
                         + "x the second half; likely still warming up (raise --warmup-seconds)");
             }
+            if (Integer.parseInt(r.getProperty("attempts", "1")) > 1) {
+                notes.add(label + ": measured " + r.getProperty("attempts")
+                        + " times because other processes took CPU; the least disturbed attempt is shown");
+            }
             if ("true".equals(r.getProperty("cap_reached"))) {
                 notes.add(label + ": hard request cap reached; window shortened to " + r.getProperty("window_s") + "s");
             }

@@ -1,0 +1,78 @@
+package io.tas.admin;
+
+import io.helidon.webserver.http.HttpRouting;
+import io.tas.admin.SeedFile.FillSpec;
+import io.tas.admin.SeedFile.LedgerOp;
+import io.tas.admin.SeedFile.SeedInstrument;
+import io.tas.admin.SeedFile.SeedLoanTerms;
+import io.tas.admin.SeedFile.SeedPosition;
+
+import io.tas.http.Json;
+import io.tas.position.Position;
+import io.tas.position.PositionMath;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import static io.tas.admin.AdminHttp.longParam;
+import static io.tas.admin.AdminHttp.read;
+
+/** Admin routes of the money core: ledger operations and checks, instruments, loan terms, positions. */
+final class MoneyAdminRoutes {
+    private final Provisioning p;
+    private final AdminHttp http;
+
+    MoneyAdminRoutes(Provisioning provisioning, AdminHttp http) {
+        this.p = provisioning;
+        this.http = http;
+    }
+
+    void register(HttpRouting.Builder r) {
+        r.post("/admin/v1/ledger/deposit", http.guarded(req -> p.deposit(read(req, LedgerOp.class))));
+        r.post("/admin/v1/ledger/adjust", http.guarded(req -> p.adjust(read(req, LedgerOp.class))));
+        r.post("/admin/v1/ledger/borrow", http.guarded(req -> p.borrow(read(req, LedgerOp.class))));
+        r.get("/admin/v1/ledger/check", http.guarded(req -> p.ledgerCheck()));
+        r.get("/admin/v1/accounts/{uid}/balances", http.guarded(req -> p.balances(longParam(req, "uid"))));
+        r.post("/admin/v1/instruments", http.guarded(req -> p.putInstrument(read(req, SeedInstrument.class)).symbol()));
+        r.post("/admin/v1/loan-terms", http.guarded(req -> { p.putLoanTerms(read(req, SeedLoanTerms.class)); return null; }));
+        r.post("/admin/v1/positions", http.guarded(req -> view(p.openPosition(read(req, SeedPosition.class)))));
+        r.post("/admin/v1/positions/{id}/fill", http.guarded(req -> view(p.fill(longParam(req, "id"), read(req, FillSpec.class)))));
+        r.post("/admin/v1/positions/{id}/close", http.guarded(req -> view(p.close(longParam(req, "id"), read(req, FillSpec.class)))));
+        r.get("/admin/v1/accounts/{uid}/positions", http.guarded(req -> p.positions(longParam(req, "uid")).stream().map(v -> {
+            Map<String, Object> m = view(v.position());
+            m.put("markPrice", Json.plain(v.markPrice()));
+            m.put("unrealizedPL", Json.plain(PositionMath.round(v.unrealizedPL())));
+            m.put("keepMarginRate", Json.plain(v.keepMarginRate()));
+            m.put("marginRatio", Json.plain(PositionMath.round(v.marginRatio())));
+            m.put("breakEvenPrice", Json.plain(PositionMath.round(v.breakEvenPrice())));
+            m.put("liquidationPrice", Json.plain(PositionMath.round(v.liquidationPrice())));
+            return m;
+        }).toList()));
+    }
+
+    /** A position with its money fields as plain strings, like the public API shows money. */
+    private static Map<String, Object> view(Position x) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("id", Long.toString(x.id()));
+        m.put("uid", Long.toString(x.uid()));
+        m.put("category", x.category().wire());
+        m.put("symbol", x.symbol());
+        m.put("marginCoin", x.marginCoin());
+        m.put("holdSide", x.holdSide().wire());
+        m.put("marginMode", x.marginMode().name());
+        m.put("posMode", x.posMode().name());
+        m.put("leverage", Json.plain(x.leverage()));
+        m.put("size", Json.plain(x.size()));
+        m.put("openPriceAvg", Json.plain(PositionMath.round(x.openPriceAvg())));
+        m.put("closePriceAvg", Json.plain(PositionMath.round(x.closePriceAvg())));
+        m.put("marginSize", Json.plain(PositionMath.round(x.marginSize())));
+        m.put("achievedProfits", Json.plain(PositionMath.round(x.achievedProfits())));
+        m.put("openFeeTotal", Json.plain(x.openFeeTotal()));
+        m.put("closeFeeTotal", Json.plain(x.closeFeeTotal()));
+        m.put("netProfit", Json.plain(PositionMath.round(x.netProfit())));
+        m.put("status", x.status().name());
+        m.put("createdTime", Long.toString(x.createdTime()));
+        m.put("updatedTime", Long.toString(x.updatedTime()));
+        return m;
+    }
+}

@@ -1,0 +1,141 @@
+package io.tas.convert;
+
+import io.tas.error.ApiException;
+import io.tas.error.ErrorCode;
+import io.tas.ledger.Ledger;
+import io.tas.ledger.LedgerTypes.AccountType;
+import io.tas.ledger.LedgerTypes.Balance;
+import io.tas.ledger.LedgerTypes.BalanceKey;
+import io.tas.ledger.LedgerTypes.Counter;
+import io.tas.ledger.LedgerTypes.Field;
+import io.tas.ledger.LedgerTypes.Movement;
+import io.tas.market.PriceService;
+import io.tas.store.Database;
+import io.tas.store.IdGenerator;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.*;
+
+import static io.tas.ledger.Ledger.move;
+
+/**
+ * §4.2 small-asset conversion of the unified account into the platform token (docs/formulas.md):
+ * gross = floor8(available x coinPrice / tokenPrice), fee = floor8(gross x feeRate), received = gross - fee.
+ */
+public final class SmallAssetConversion {
+    static final int SCALE = 8;
+    static final Duration RETENTION = Duration.ofDays(90); // §4.2: data of the last 90 days
+    static final Duration MAX_RANGE = Duration.ofDays(30); // §4.2: a query range is at most 30 days
+    static final int MAX_COINS = 50;
+
+    private final Database db;
+    private final Clock clock;
+    private final IdGenerator ids;
+    private final Ledger ledger;
+    private final PriceService prices;
+    private final ConvertConfig config;
+    private final ConvertStore store = new ConvertStore();
+
+    public SmallAssetConversion(Database db, Clock clock, IdGenerator ids, Ledger ledger, PriceService prices, ConvertConfig config) {
+        this.db = db;
+        this.clock = clock;
+        this.ids = ids;
+        this.ledger = ledger;
+        this.prices = prices;
+        this.config = config;
+    }
+
+    public ConvertConfig config() { return config; }
+
+    /** §2.9 one convertible coin with its estimate. */
+    public record SmallAsset(String coin, BigDecimal available, BigDecimal estimatedAmount, BigDecimal fee, BigDecimal coinPrice, BigDecimal tokenPrice) {}
+
+    /** §2.9: unified-account coins worth less than the threshold, never the token itself. Coins without a price are left out: they cannot be valued. */
+    public List<SmallAsset> list(long uid) {
+        Optional<BigDecimal> tokenPrice = prices.usdtPrice(config.platformToken());
+        if (tokenPrice.isEmpty()) return List.of();
+        List<SmallAsset> out = new ArrayList<>();
+        for (Balance b : ledger.balances(uid)) {
+            if (b.key().account() != AccountType.unified) continue;
+            estimate(b, tokenPrice.get()).ifPresent(out::add);
+        }
+        return out;
+    }
+
+    private Optional<SmallAsset> estimate(Balance b, BigDecimal tokenPrice) {
+        String coin = b.key().coin();
+        if (coin.equals(config.platformToken()) || b.available().signum() <= 0) return Optional.empty();
+        Optional<BigDecimal> price = prices.usdtPrice(coin);
+        if (price.isEmpty()) return Optional.empty();
+        if (b.available().multiply(price.get()).compareTo(config.thresholdUsdt()) >= 0) return Optional.empty();
+        BigDecimal gross = floor(b.available().multiply(price.get()).divide(tokenPrice, java.math.MathContext.DECIMAL128));
+        BigDecimal fee = floor(gross.multiply(config.feeRate()));
+        return Optional.of(new SmallAsset(coin, b.available(), gross.subtract(fee), fee, price.get(), tokenPrice));
+    }
+
+    /** §2.11 the result of a trade. */
+    public record Trade(List<String> fromCoins, String toCoin, long orderId) {}
+
+    /** Converts every listed coin, all or nothing: one that does not qualify rejects the trade and changes nothing. */
+    public Trade trade(long uid, List<String> fromCoins) {
+        if (fromCoins.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, "fromCoinList");
+        if (fromCoins.size() > MAX_COINS || new HashSet<>(fromCoins).size() != fromCoins.size()) {
+            throw new ApiException(ErrorCode.PARAM_ERROR, "fromCoinList");
+        }
+        String token = config.platformToken();
+        BigDecimal tokenPrice = prices.requireUsdtPrice(token);
+        Map<String, BigDecimal> coinPrices = new HashMap<>();
+        for (String coin : fromCoins) {
+            if (coin.equals(token)) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, coin + " is the target coin");
+            coinPrices.put(coin, prices.usdtPrice(coin).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, coin)));
+        }
+        BalanceKey tokenKey = new BalanceKey(uid, AccountType.unified, token);
+        List<BalanceKey> keys = new ArrayList<>();
+        keys.add(tokenKey);
+        fromCoins.forEach(c -> keys.add(new BalanceKey(uid, AccountType.unified, c)));
+        return db.tx(dsl -> {
+            Ledger.Locked rows = ledger.lock(keys);
+            long orderId = ids.next();
+            long now = clock.millis();
+            List<Movement> moves = new ArrayList<>();
+            List<ConvertOrder> orders = new ArrayList<>();
+            for (String coin : fromCoins) {
+                Balance b = rows.get(new BalanceKey(uid, AccountType.unified, coin));
+                // Re-checked under the lock: a concurrent trade may have converted it already.
+                SmallAsset a = estimate(b, tokenPrice).orElseThrow(() ->
+                        new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, coin + " is not a small asset"));
+                BigDecimal gross = a.estimatedAmount().add(a.fee());
+                moves.add(move(b.key(), Field.available, b.available().negate(), Counter.conversion));
+                moves.add(move(tokenKey, Field.available, gross, Counter.conversion));
+                if (a.fee().signum() != 0) moves.add(move(tokenKey, Field.available, a.fee().negate(), Counter.fee));
+                orders.add(new ConvertOrder(orderId, uid, coin, b.available(), coinPrices.get(coin), token,
+                        a.estimatedAmount(), tokenPrice, a.fee(), token, "success", now));
+            }
+            rows.post("convert", Long.toString(orderId), uid, moves);
+            orders.forEach(o -> store.insert(dsl, o));
+            return new Trade(List.copyOf(fromCoins), token, orderId);
+        });
+    }
+
+    /** §2.10 history query; the range rules of §4.2 are checked by the caller's parameters here. */
+    public record HistoryQuery(Long orderId, Long startTime, Long endTime, int limit, Long cursor) {}
+
+    public record HistoryPage(List<ConvertOrder> list, String cursor) {}
+
+    public HistoryPage history(long uid, HistoryQuery q) {
+        long now = clock.millis();
+        long end = q.endTime() != null ? q.endTime() : (q.startTime() != null ? Math.min(now, q.startTime() + MAX_RANGE.toMillis()) : now);
+        long start = q.startTime() != null ? q.startTime() : end - MAX_RANGE.toMillis();
+        if (start > end) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "startTime is after endTime");
+        if (end - start > MAX_RANGE.toMillis()) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "time range exceeds 30 days");
+        if (start < now - RETENTION.toMillis()) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "startTime is older than 90 days");
+        List<ConvertOrder> list = store.page(db.dsl(), uid, q.orderId(), start, end, q.cursor(), q.limit());
+        String cursor = list.isEmpty() ? "" : Long.toString(list.getLast().orderId());
+        return new HistoryPage(list, cursor);
+    }
+
+    static BigDecimal floor(BigDecimal v) { return v.setScale(SCALE, RoundingMode.DOWN); }
+}

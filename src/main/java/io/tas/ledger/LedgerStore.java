@@ -1,0 +1,112 @@
+package io.tas.ledger;
+
+import io.tas.ledger.LedgerTypes.*;
+import org.jooq.DSLContext;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+import static io.tas.store.generated.Tables.*;
+import static org.jooq.impl.DSL.*;
+
+/** SQL for balances and the journal. */
+final class LedgerStore {
+
+    /** Creates missing rows, then locks all of them (SELECT ... FOR UPDATE) in key order. */
+    List<Balance> lock(DSLContext dsl, Collection<BalanceKey> sortedKeys) {
+        List<Balance> out = new ArrayList<>();
+        for (BalanceKey k : sortedKeys) {
+            dsl.insertInto(BALANCE)
+                    .set(BALANCE.UID, k.uid()).set(BALANCE.ACCOUNT_TYPE, k.account().name()).set(BALANCE.COIN, k.coin())
+                    .set(BALANCE.AVAILABLE, BigDecimal.ZERO).set(BALANCE.FROZEN, BigDecimal.ZERO).set(BALANCE.DEBT, BigDecimal.ZERO)
+                    .onDuplicateKeyIgnore()
+                    .execute();
+            var r = dsl.selectFrom(BALANCE).where(keyIs(k)).forUpdate().fetchOne();
+            out.add(new Balance(k, r.getAvailable(), r.getFrozen(), r.getDebt()));
+        }
+        return out;
+    }
+
+    void update(DSLContext dsl, Balance b) {
+        dsl.update(BALANCE).set(BALANCE.AVAILABLE, b.available()).set(BALANCE.FROZEN, b.frozen()).set(BALANCE.DEBT, b.debt())
+                .where(keyIs(b.key())).execute();
+    }
+
+    void insertTx(DSLContext dsl, long id, String kind, String ref, long uid, long now) {
+        dsl.insertInto(LEDGER_TX).set(LEDGER_TX.ID, id).set(LEDGER_TX.KIND, kind).set(LEDGER_TX.REF, ref)
+                .set(LEDGER_TX.UID, uid).set(LEDGER_TX.CREATED_TIME, now).execute();
+    }
+
+    Optional<Long> txByRef(DSLContext dsl, String kind, String ref) {
+        return dsl.select(LEDGER_TX.ID).from(LEDGER_TX).where(LEDGER_TX.KIND.eq(kind).and(LEDGER_TX.REF.eq(ref))).fetchOptional(LEDGER_TX.ID);
+    }
+
+    void insertJournal(DSLContext dsl, long id, long txId, Long uid, String account, String field, String coin, BigDecimal amount) {
+        dsl.insertInto(JOURNAL).set(JOURNAL.ID, id).set(JOURNAL.TX_ID, txId).set(JOURNAL.UID, uid)
+                .set(JOURNAL.ACCOUNT_TYPE, account).set(JOURNAL.FIELD, field).set(JOURNAL.COIN, coin).set(JOURNAL.AMOUNT, amount)
+                .execute();
+    }
+
+    List<Balance> balances(DSLContext dsl, long uid) {
+        return dsl.selectFrom(BALANCE).where(BALANCE.UID.eq(uid)).orderBy(BALANCE.ACCOUNT_TYPE, BALANCE.COIN)
+                .fetch(r -> new Balance(new BalanceKey(r.getUid(), AccountType.valueOf(r.getAccountType()), r.getCoin()),
+                        r.getAvailable(), r.getFrozen(), r.getDebt()));
+    }
+
+    /** Balance rows whose fields differ from the sums of their journal rows (empty when conserved). */
+    List<String> balanceMismatches(DSLContext dsl) {
+        // Journal sums per balance row and field, then compared with the rows in memory (H2 has no FULL JOIN).
+        Map<String, BigDecimal[]> sums = new TreeMap<>();
+        dsl.select(JOURNAL.UID, JOURNAL.ACCOUNT_TYPE, JOURNAL.COIN, JOURNAL.FIELD, sum(JOURNAL.AMOUNT))
+                .from(JOURNAL).where(JOURNAL.UID.isNotNull())
+                .groupBy(JOURNAL.UID, JOURNAL.ACCOUNT_TYPE, JOURNAL.COIN, JOURNAL.FIELD)
+                .fetch().forEach(r -> {
+                    BigDecimal[] v = sums.computeIfAbsent(r.value1() + "/" + r.value2() + "/" + r.value3(), k -> zeros());
+                    v[Field.valueOf(r.value4()).ordinal()] = r.value5();
+                });
+        List<String> out = new ArrayList<>();
+        dsl.selectFrom(BALANCE).fetch().forEach(b -> {
+            String key = b.getUid() + "/" + b.getAccountType() + "/" + b.getCoin();
+            BigDecimal[] j = sums.getOrDefault(key, zeros());
+            sums.remove(key);
+            BigDecimal[] row = {b.getAvailable(), b.getFrozen(), b.getDebt()};
+            for (Field f : Field.values()) {
+                if (row[f.ordinal()].compareTo(j[f.ordinal()]) != 0) {
+                    out.add(key + " " + f + ": balance " + row[f.ordinal()].toPlainString() + " journal " + j[f.ordinal()].toPlainString());
+                }
+            }
+        });
+        sums.forEach((key, j) -> {
+            for (Field f : Field.values()) {
+                if (j[f.ordinal()].signum() != 0) out.add(key + " " + f + ": no balance row, journal " + j[f.ordinal()].toPlainString());
+            }
+        });
+        return out;
+    }
+
+    private static BigDecimal[] zeros() { return new BigDecimal[]{BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO}; }
+
+    /** Ledger transactions whose journal rows do not sum to zero per coin (empty when double entry holds). */
+    List<String> unbalancedTransactions(DSLContext dsl) {
+        return dsl.select(JOURNAL.TX_ID, JOURNAL.COIN, sum(JOURNAL.AMOUNT))
+                .from(JOURNAL).groupBy(JOURNAL.TX_ID, JOURNAL.COIN)
+                .having(sum(JOURNAL.AMOUNT).ne(BigDecimal.ZERO))
+                .fetch(r -> "tx " + r.value1() + " " + r.value2() + " sums to " + r.value3());
+    }
+
+    /** Rows with a negative available or frozen amount (never allowed). */
+    List<String> negativeBalances(DSLContext dsl) {
+        return dsl.selectFrom(BALANCE).where(BALANCE.AVAILABLE.lt(BigDecimal.ZERO).or(BALANCE.FROZEN.lt(BigDecimal.ZERO)))
+                .fetch(r -> r.getUid() + "/" + r.getAccountType() + "/" + r.getCoin() + " negative");
+    }
+
+    private static org.jooq.Condition keyIs(BalanceKey k) {
+        return BALANCE.UID.eq(k.uid()).and(BALANCE.ACCOUNT_TYPE.eq(k.account().name())).and(BALANCE.COIN.eq(k.coin()));
+    }
+
+}

@@ -1,0 +1,44 @@
+package io.tas.market;
+
+import io.tas.account.AccountEnums.Category;
+import org.jooq.DSLContext;
+
+import java.util.List;
+import java.util.Optional;
+
+import static io.tas.store.generated.Tables.INSTRUMENT;
+import static io.tas.store.generated.Tables.INSTRUMENT_MMR_TIER;
+
+/** SQL for instruments and their maintenance-margin tiers. */
+final class InstrumentStore {
+
+    void upsert(DSLContext dsl, Instrument i) {
+        var key = INSTRUMENT.CATEGORY.eq(i.category().wire()).and(INSTRUMENT.SYMBOL.eq(i.symbol()));
+        dsl.deleteFrom(INSTRUMENT_MMR_TIER).where(INSTRUMENT_MMR_TIER.CATEGORY.eq(i.category().wire())
+                .and(INSTRUMENT_MMR_TIER.SYMBOL.eq(i.symbol()))).execute();
+        dsl.deleteFrom(INSTRUMENT).where(key).execute();
+        dsl.insertInto(INSTRUMENT)
+                .set(INSTRUMENT.CATEGORY, i.category().wire()).set(INSTRUMENT.SYMBOL, i.symbol())
+                .set(INSTRUMENT.BASE_COIN, i.baseCoin()).set(INSTRUMENT.QUOTE_COIN, i.quoteCoin())
+                .set(INSTRUMENT.MARGIN_COIN, i.marginCoin()).set(INSTRUMENT.MAX_LEVERAGE, i.maxLeverage())
+                .set(INSTRUMENT.IS_REALITY, i.reality()).execute();
+        int tier = 1;
+        for (Instrument.MmrTier t : i.mmrTiers()) {
+            dsl.insertInto(INSTRUMENT_MMR_TIER)
+                    .set(INSTRUMENT_MMR_TIER.CATEGORY, i.category().wire()).set(INSTRUMENT_MMR_TIER.SYMBOL, i.symbol())
+                    .set(INSTRUMENT_MMR_TIER.TIER, tier++).set(INSTRUMENT_MMR_TIER.MAX_NOTIONAL, t.maxNotional())
+                    .set(INSTRUMENT_MMR_TIER.MMR, t.mmr()).execute();
+        }
+    }
+
+    Optional<Instrument> find(DSLContext dsl, Category category, String symbol) {
+        var r = dsl.selectFrom(INSTRUMENT).where(INSTRUMENT.CATEGORY.eq(category.wire()).and(INSTRUMENT.SYMBOL.eq(symbol))).fetchOne();
+        if (r == null) return Optional.empty();
+        List<Instrument.MmrTier> tiers = dsl.selectFrom(INSTRUMENT_MMR_TIER)
+                .where(INSTRUMENT_MMR_TIER.CATEGORY.eq(category.wire()).and(INSTRUMENT_MMR_TIER.SYMBOL.eq(symbol)))
+                .orderBy(INSTRUMENT_MMR_TIER.TIER)
+                .fetch(t -> new Instrument.MmrTier(t.getMaxNotional(), t.getMmr()));
+        return Optional.of(new Instrument(category, symbol, r.getBaseCoin(), r.getQuoteCoin(), r.getMarginCoin(),
+                r.getMaxLeverage(), r.getIsReality(), tiers));
+    }
+}

@@ -1,0 +1,191 @@
+package io.tas.position;
+
+import io.tas.account.AccountEnums.Category;
+import io.tas.account.AccountEnums.HoldMode;
+import io.tas.account.AccountEnums.MarginMode;
+import io.tas.account.AccountService;
+import io.tas.error.ApiException;
+import io.tas.error.ErrorCode;
+import io.tas.ledger.Ledger;
+import io.tas.ledger.LedgerTypes.AccountType;
+import io.tas.ledger.LedgerTypes.BalanceKey;
+import io.tas.ledger.LedgerTypes.Counter;
+import io.tas.ledger.LedgerTypes.Field;
+import io.tas.ledger.LedgerTypes.Movement;
+import io.tas.market.Instrument;
+import io.tas.market.MarketService;
+import io.tas.market.PriceService;
+import io.tas.position.Position.HoldSide;
+import io.tas.position.Position.Status;
+import io.tas.store.Database;
+import io.tas.store.IdGenerator;
+
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.tas.ledger.Ledger.move;
+
+/**
+ * Open futures positions as a matching engine reports them: open, add, reduce, close. Each change moves
+ * margin (available <-> frozen), realised PnL and fees through the ledger in the same transaction as the
+ * position row, so a position never disagrees with the balances. Margin sits in the unified account.
+ */
+public final class PositionService {
+    private final Database db;
+    private final Clock clock;
+    private final IdGenerator ids;
+    private final Ledger ledger;
+    private final MarketService market;
+    private final PriceService prices;
+    private final AccountService accounts;
+    private final PositionStore store = new PositionStore();
+
+    public PositionService(Database db, Clock clock, IdGenerator ids, Ledger ledger, MarketService market, PriceService prices, AccountService accounts) {
+        this.db = db;
+        this.clock = clock;
+        this.ids = ids;
+        this.ledger = ledger;
+        this.market = market;
+        this.prices = prices;
+        this.accounts = accounts;
+    }
+
+    /** Command: a fill that opens a position. fee is what the account paid (>= 0). */
+    public record Open(long uid, Category category, String symbol, HoldSide holdSide, MarginMode marginMode,
+                       BigDecimal leverage, BigDecimal size, BigDecimal price, BigDecimal fee) {}
+
+    /** Command: a fill that adds to (positive) or reduces (negative size) an open position. */
+    public record Fill(long positionId, BigDecimal size, BigDecimal price, BigDecimal fee) {}
+
+    public Position open(Open c) {
+        if (!c.category().isFutures()) throw new ApiException(ErrorCode.PARAM_ERROR, "category");
+        Instrument inst = market.instrument(c.category(), c.symbol());
+        positive(c.size(), "size");
+        positive(c.price(), "price");
+        notNegative(c.fee(), "fee");
+        positive(c.leverage(), "leverage");
+        if (c.leverage().compareTo(inst.maxLeverage()) > 0) throw new ApiException(ErrorCode.PARAM_ERROR, "leverage");
+        if (accounts.find(c.uid()).isEmpty()) throw new ApiException(ErrorCode.PARAM_NOT_EXIST, c.uid());
+        HoldMode mode = accounts.settings(c.uid()).holdMode();
+        return db.tx(dsl -> {
+            if (store.findOpen(dsl, c.uid(), c.category(), c.symbol(), c.holdSide()).isPresent()) {
+                throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "position already open; add to it instead");
+            }
+            BigDecimal margin = PositionMath.initialMargin(inst.isInverse(), c.size(), c.price(), c.leverage());
+            long now = clock.millis();
+            Position p = new Position(ids.next(), c.uid(), c.category(), c.symbol(), inst.marginCoin(), c.holdSide(),
+                    c.marginMode(), mode, c.leverage(), c.size(), BigDecimal.ZERO, c.price(), margin, BigDecimal.ZERO,
+                    BigDecimal.ZERO, c.fee().negate(), BigDecimal.ZERO, c.size(), BigDecimal.ZERO, BigDecimal.ZERO,
+                    "off", Status.open, now, now);
+            BalanceKey key = new BalanceKey(c.uid(), AccountType.unified, inst.marginCoin());
+            ledger.lock(List.of(key)).post("position_open", null, c.uid(), openMovements(key, margin, c.fee()));
+            store.insert(dsl, p);
+            return p;
+        });
+    }
+
+    public Position fill(Fill f) {
+        if (f.size() == null || f.size().signum() == 0) throw new ApiException(ErrorCode.PARAM_ERROR, "size");
+        positive(f.price(), "price");
+        notNegative(f.fee(), "fee");
+        return db.tx(dsl -> {
+            Position p = store.lock(dsl, f.positionId()).filter(x -> x.status() == Status.open)
+                    .orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "positionId"));
+            Instrument inst = market.instrument(p.category(), p.symbol());
+            BalanceKey key = new BalanceKey(p.uid(), AccountType.unified, p.marginCoin());
+            Ledger.Locked rows = ledger.lock(List.of(key));
+            long now = clock.millis();
+            Position next;
+            if (f.size().signum() > 0) {
+                BigDecimal margin = PositionMath.initialMargin(inst.isInverse(), f.size(), f.price(), p.leverage());
+                BigDecimal size = p.size().add(f.size());
+                // Inverse contracts average entry harmonically (value in coin is size / price).
+                BigDecimal entry = inst.isInverse()
+                        ? size.divide(p.size().divide(p.openPriceAvg(), PositionMath.MC).add(f.size().divide(f.price(), PositionMath.MC)), PositionMath.MC)
+                        : p.openPriceAvg().multiply(p.size()).add(f.price().multiply(f.size())).divide(size, PositionMath.MC);
+                rows.post("position_add", null, p.uid(), openMovements(key, margin, f.fee()));
+                next = new Position(p.id(), p.uid(), p.category(), p.symbol(), p.marginCoin(), p.holdSide(), p.marginMode(),
+                        p.posMode(), p.leverage(), size, p.locked(), entry, p.marginSize().add(margin), p.achievedProfits(),
+                        p.totalFunding(), p.openFeeTotal().subtract(f.fee()), p.closeFeeTotal(), p.openTotal().add(f.size()),
+                        p.closeTotal(), p.closeValue(), p.autoMargin(), Status.open, p.createdTime(), now);
+            } else {
+                BigDecimal q = f.size().negate();
+                if (q.compareTo(p.size()) > 0) throw new ApiException(ErrorCode.PARAM_ERROR, "size");
+                BigDecimal realised = PositionMath.pnl(inst.isInverse(), p.holdSide().sign(), q, p.openPriceAvg(), f.price());
+                boolean closes = q.compareTo(p.size()) == 0;
+                BigDecimal released = closes ? p.marginSize() : p.marginSize().multiply(q).divide(p.size(), PositionMath.MC);
+                List<Movement> moves = new ArrayList<>();
+                moves.add(move(key, Field.frozen, released.negate(), Counter.margin));
+                moves.add(move(key, Field.available, released, Counter.margin));
+                if (realised.signum() != 0) moves.add(move(key, Field.available, realised, Counter.pnl));
+                if (f.fee().signum() != 0) moves.add(move(key, Field.available, f.fee().negate(), Counter.fee));
+                rows.post(closes ? "position_close" : "position_reduce", null, p.uid(), moves);
+                BigDecimal size = p.size().subtract(q);
+                next = new Position(p.id(), p.uid(), p.category(), p.symbol(), p.marginCoin(), p.holdSide(), p.marginMode(),
+                        p.posMode(), p.leverage(), size, p.locked().min(size), p.openPriceAvg(), p.marginSize().subtract(released),
+                        p.achievedProfits().add(realised), p.totalFunding(), p.openFeeTotal(), p.closeFeeTotal().subtract(f.fee()),
+                        p.openTotal(), p.closeTotal().add(q), p.closeValue().add(q.multiply(f.price())), p.autoMargin(),
+                        closes ? Status.closed : Status.open, p.createdTime(), now);
+            }
+            store.update(dsl, next);
+            return next;
+        });
+    }
+
+    /** Closes the whole position at price, in one transaction with reading its size. */
+    public Position close(long positionId, BigDecimal price, BigDecimal fee) {
+        return db.tx(dsl -> {
+            Position p = store.lock(dsl, positionId).filter(x -> x.status() == Status.open)
+                    .orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "positionId"));
+            return fill(new Fill(positionId, p.size().negate(), price, fee));
+        });
+    }
+
+    public List<Position> open(long uid) { return store.byStatus(db.dsl(), uid, Status.open); }
+
+    public List<Position> closed(long uid) { return store.byStatus(db.dsl(), uid, Status.closed); }
+
+    /** A position with its figures at the current mark price (docs/formulas.md). */
+    public record Valuation(Position position, BigDecimal markPrice, BigDecimal unrealizedPL, BigDecimal keepMarginRate,
+                            BigDecimal marginRatio, BigDecimal breakEvenPrice, BigDecimal liquidationPrice) {}
+
+    public Valuation value(Position p) {
+        Instrument inst = market.instrument(p.category(), p.symbol());
+        BigDecimal mark = prices.requireMarkPrice(p.category(), p.symbol());
+        boolean inv = inst.isInverse();
+        int dir = p.holdSide().sign();
+        BigDecimal upl = PositionMath.pnl(inv, dir, p.size(), p.openPriceAvg(), mark);
+        BigDecimal mmr = PositionMath.mmr(inst, p.size(), mark);
+        BigDecimal maintenance = PositionMath.maintenanceMargin(inv, p.size(), mark, mmr);
+        // Crossed positions are backed by the free balance of the margin coin as well as their own margin.
+        BigDecimal backing = p.marginSize();
+        if (p.marginMode() == MarginMode.crossed) {
+            backing = backing.add(ledger.balance(new BalanceKey(p.uid(), AccountType.unified, p.marginCoin())).available());
+        }
+        BigDecimal ratio = PositionMath.marginRatio(maintenance, backing.add(upl));
+        BigDecimal cost = p.deductedFee().subtract(p.totalFunding());
+        BigDecimal breakEven = PositionMath.breakEven(inv, dir, p.size(), p.openPriceAvg(), cost);
+        BigDecimal liq = PositionMath.liquidationPrice(inv, dir, p.size(), p.openPriceAvg(), backing, mmr);
+        return new Valuation(p, mark, upl, mmr, ratio, breakEven, liq);
+    }
+
+    private static List<Movement> openMovements(BalanceKey key, BigDecimal margin, BigDecimal fee) {
+        List<Movement> moves = new ArrayList<>();
+        moves.add(move(key, Field.available, margin.negate(), Counter.margin));
+        moves.add(move(key, Field.frozen, margin, Counter.margin));
+        if (fee.signum() != 0) moves.add(move(key, Field.available, fee.negate(), Counter.fee));
+        return moves;
+    }
+
+    private static void positive(BigDecimal v, String name) {
+        if (v == null) throw new ApiException(ErrorCode.PARAM_EMPTY, name);
+        if (v.signum() <= 0) throw new ApiException(ErrorCode.PARAM_ERROR, name);
+    }
+
+    private static void notNegative(BigDecimal v, String name) {
+        if (v == null) throw new ApiException(ErrorCode.PARAM_EMPTY, name);
+        if (v.signum() < 0) throw new ApiException(ErrorCode.PARAM_ERROR, name);
+    }
+}

@@ -1,0 +1,82 @@
+package io.tas.position;
+
+import io.tas.account.AccountEnums.Category;
+import io.tas.account.AccountEnums.HoldMode;
+import io.tas.account.AccountEnums.MarginMode;
+import io.tas.position.Position.HoldSide;
+import io.tas.position.Position.Status;
+import io.tas.store.generated.tables.records.FuturesPositionRecord;
+import org.jooq.DSLContext;
+
+import java.util.List;
+import java.util.Optional;
+
+import static io.tas.store.generated.Tables.FUTURES_POSITION;
+
+/** SQL for futures positions. */
+final class PositionStore {
+
+    void insert(DSLContext dsl, Position p) {
+        dsl.insertInto(FUTURES_POSITION).set(toRecord(dsl, p)).execute();
+    }
+
+    void update(DSLContext dsl, Position p) {
+        dsl.update(FUTURES_POSITION).set(toRecord(dsl, p)).where(FUTURES_POSITION.ID.eq(p.id())).execute();
+    }
+
+    /** The position, locked for this transaction. */
+    Optional<Position> lock(DSLContext dsl, long id) {
+        return dsl.selectFrom(FUTURES_POSITION).where(FUTURES_POSITION.ID.eq(id)).forUpdate().fetchOptional().map(PositionStore::toPosition);
+    }
+
+    Optional<Position> findOpen(DSLContext dsl, long uid, Category category, String symbol, HoldSide side) {
+        return dsl.selectFrom(FUTURES_POSITION).where(FUTURES_POSITION.UID.eq(uid)
+                        .and(FUTURES_POSITION.STATUS.eq(Status.open.name()))
+                        .and(FUTURES_POSITION.CATEGORY.eq(category.wire()))
+                        .and(FUTURES_POSITION.SYMBOL.eq(symbol))
+                        .and(FUTURES_POSITION.HOLD_SIDE.eq(side.wire())))
+                .fetchOptional().map(PositionStore::toPosition);
+    }
+
+    List<Position> byStatus(DSLContext dsl, long uid, Status status) {
+        return dsl.selectFrom(FUTURES_POSITION).where(FUTURES_POSITION.UID.eq(uid).and(FUTURES_POSITION.STATUS.eq(status.name())))
+                .orderBy(FUTURES_POSITION.ID.desc()).fetch(PositionStore::toPosition);
+    }
+
+    private static FuturesPositionRecord toRecord(DSLContext dsl, Position p) {
+        FuturesPositionRecord r = dsl.newRecord(FUTURES_POSITION);
+        r.setId(p.id());
+        r.setUid(p.uid());
+        r.setCategory(p.category().wire());
+        r.setSymbol(p.symbol());
+        r.setMarginCoin(p.marginCoin());
+        r.setHoldSide(p.holdSide().wire());
+        r.setMarginMode(p.marginMode().name());
+        r.setPosMode(p.posMode().name());
+        r.setLeverage(p.leverage());
+        r.setSize(p.size());
+        r.setLocked(p.locked());
+        r.setOpenPriceAvg(p.openPriceAvg());
+        r.setMarginSize(p.marginSize());
+        r.setAchievedProfits(p.achievedProfits());
+        r.setTotalFunding(p.totalFunding());
+        r.setOpenFeeTotal(p.openFeeTotal());
+        r.setCloseFeeTotal(p.closeFeeTotal());
+        r.setOpenTotal(p.openTotal());
+        r.setCloseTotal(p.closeTotal());
+        r.setCloseValue(p.closeValue());
+        r.setAutoMargin(p.autoMargin());
+        r.setStatus(p.status().name());
+        r.setCreatedTime(p.createdTime());
+        r.setUpdatedTime(p.updatedTime());
+        return r;
+    }
+
+    private static Position toPosition(FuturesPositionRecord r) {
+        return new Position(r.getId(), r.getUid(), Category.fromWire(r.getCategory()), r.getSymbol(), r.getMarginCoin(),
+                HoldSide.fromWire(r.getHoldSide()), MarginMode.valueOf(r.getMarginMode()), HoldMode.valueOf(r.getPosMode()),
+                r.getLeverage(), r.getSize(), r.getLocked(), r.getOpenPriceAvg(), r.getMarginSize(), r.getAchievedProfits(),
+                r.getTotalFunding(), r.getOpenFeeTotal(), r.getCloseFeeTotal(), r.getOpenTotal(), r.getCloseTotal(),
+                r.getCloseValue(), r.getAutoMargin(), Status.valueOf(r.getStatus()), r.getCreatedTime(), r.getUpdatedTime());
+    }
+}
