@@ -40,12 +40,18 @@ public final class App implements AutoCloseable {
     private final WebServer server;
     private final Provisioning provisioning;
     private final Routes routes;
+    private final Services services;
 
-    private App(Database db, WebServer server, Provisioning provisioning, Routes routes) {
+    /** The domain services, for in-process callers such as property tests. */
+    public record Services(Ledger ledger, SmallAssetConversion conversion, PositionService positions, LoanService loans,
+                           MaxWithdrawal maxWithdrawal) {}
+
+    private App(Database db, WebServer server, Provisioning provisioning, Routes routes, Services services) {
         this.db = db;
         this.server = server;
         this.provisioning = provisioning;
         this.routes = routes;
+        this.services = services;
     }
 
     public static App start(Config config, Clock clock) {
@@ -89,7 +95,7 @@ public final class App implements AutoCloseable {
                 .shutdownHook(false)
                 .build()
                 .start();
-        return new App(db, server, provisioning, routes);
+        return new App(db, server, provisioning, routes, new Services(ledger, conversion, positions, loans, maxWithdrawal));
     }
 
     /** Every feature of the API; a new feature is one entry here plus its catalog rows. */
@@ -118,6 +124,8 @@ public final class App implements AutoCloseable {
     public Provisioning provisioning() { return provisioning; }
 
     public Routes routes() { return routes; }
+
+    public Services services() { return services; }
 
     @Override
     public void close() {

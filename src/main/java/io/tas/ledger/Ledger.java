@@ -17,6 +17,8 @@ import java.util.*;
  * journal pair per movement: the user's row and the counter-account's, summing to zero per coin.
  */
 public final class Ledger {
+    /** Decimal places of every stored amount (numeric(38, 18)). */
+    public static final int SCALE = 18;
     private final Database db;
     private final Clock clock;
     private final IdGenerator ids;
@@ -44,6 +46,11 @@ public final class Ledger {
         public long post(String kind, String ref, long uid, List<Movement> movements) {
             Map<BalanceKey, Balance> next = new TreeMap<>(rows);
             for (Movement m : movements) {
+                // The database keeps 18 decimals; a finer amount would be rounded differently in the
+                // journal and in the balance. Callers round (Ledger.scaled) before posting.
+                if (m.amount().stripTrailingZeros().scale() > SCALE) {
+                    throw new IllegalArgumentException("amount beyond ledger precision: " + m.amount());
+                }
                 Balance b = next.get(m.key());
                 if (b == null) throw new IllegalStateException("not locked: " + m.key());
                 Balance after = b.plus(m.field(), m.amount());
@@ -117,6 +124,9 @@ public final class Ledger {
         movements.forEach(m -> keys.add(m.key()));
         return keys;
     }
+
+    /** An amount computed with more precision, rounded to what the ledger stores. */
+    public static BigDecimal scaled(BigDecimal v) { return v.setScale(SCALE, java.math.RoundingMode.HALF_EVEN); }
 
     /** Convenience for movement lists. */
     public static Movement move(BalanceKey key, Field field, BigDecimal amount, Counter counter) {

@@ -73,7 +73,7 @@ public final class PositionService {
             if (store.findOpen(dsl, c.uid(), c.category(), c.symbol(), c.holdSide()).isPresent()) {
                 throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "position already open; add to it instead");
             }
-            BigDecimal margin = PositionMath.initialMargin(inst.isInverse(), c.size(), c.price(), c.leverage());
+            BigDecimal margin = Ledger.scaled(PositionMath.initialMargin(inst.isInverse(), c.size(), c.price(), c.leverage()));
             long now = clock.millis();
             Position p = new Position(ids.next(), c.uid(), c.category(), c.symbol(), inst.marginCoin(), c.holdSide(),
                     c.marginMode(), mode, c.leverage(), c.size(), BigDecimal.ZERO, c.price(), margin, BigDecimal.ZERO,
@@ -99,12 +99,12 @@ public final class PositionService {
             long now = clock.millis();
             Position next;
             if (f.size().signum() > 0) {
-                BigDecimal margin = PositionMath.initialMargin(inst.isInverse(), f.size(), f.price(), p.leverage());
+                BigDecimal margin = Ledger.scaled(PositionMath.initialMargin(inst.isInverse(), f.size(), f.price(), p.leverage()));
                 BigDecimal size = p.size().add(f.size());
                 // Inverse contracts average entry harmonically (value in coin is size / price).
-                BigDecimal entry = inst.isInverse()
+                BigDecimal entry = Ledger.scaled(inst.isInverse()
                         ? size.divide(p.size().divide(p.openPriceAvg(), PositionMath.MC).add(f.size().divide(f.price(), PositionMath.MC)), PositionMath.MC)
-                        : p.openPriceAvg().multiply(p.size()).add(f.price().multiply(f.size())).divide(size, PositionMath.MC);
+                        : p.openPriceAvg().multiply(p.size()).add(f.price().multiply(f.size())).divide(size, PositionMath.MC));
                 rows.post("position_add", null, p.uid(), openMovements(key, margin, f.fee()));
                 next = new Position(p.id(), p.uid(), p.category(), p.symbol(), p.marginCoin(), p.holdSide(), p.marginMode(),
                         p.posMode(), p.leverage(), size, p.locked(), entry, p.marginSize().add(margin), p.achievedProfits(),
@@ -113,9 +113,9 @@ public final class PositionService {
             } else {
                 BigDecimal q = f.size().negate();
                 if (q.compareTo(p.size()) > 0) throw new ApiException(ErrorCode.PARAM_ERROR, "size");
-                BigDecimal realised = PositionMath.pnl(inst.isInverse(), p.holdSide().sign(), q, p.openPriceAvg(), f.price());
+                BigDecimal realised = Ledger.scaled(PositionMath.pnl(inst.isInverse(), p.holdSide().sign(), q, p.openPriceAvg(), f.price()));
                 boolean closes = q.compareTo(p.size()) == 0;
-                BigDecimal released = closes ? p.marginSize() : p.marginSize().multiply(q).divide(p.size(), PositionMath.MC);
+                BigDecimal released = closes ? p.marginSize() : Ledger.scaled(p.marginSize().multiply(q).divide(p.size(), PositionMath.MC));
                 List<Movement> moves = new ArrayList<>();
                 moves.add(move(key, Field.frozen, released.negate(), Counter.margin));
                 moves.add(move(key, Field.available, released, Counter.margin));
