@@ -2,6 +2,7 @@ package io.tas.ledger;
 
 import io.tas.ledger.LedgerTypes.*;
 import org.jooq.DSLContext;
+import org.jooq.exception.IntegrityConstraintViolationException;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -21,12 +22,23 @@ final class LedgerStore {
     List<Balance> lock(DSLContext dsl, Collection<BalanceKey> sortedKeys) {
         List<Balance> out = new ArrayList<>();
         for (BalanceKey k : sortedKeys) {
-            dsl.insertInto(BALANCE)
-                    .set(BALANCE.UID, k.uid()).set(BALANCE.ACCOUNT_TYPE, k.account().name()).set(BALANCE.COIN, k.coin())
-                    .set(BALANCE.AVAILABLE, BigDecimal.ZERO).set(BALANCE.FROZEN, BigDecimal.ZERO).set(BALANCE.DEBT, BigDecimal.ZERO)
-                    .onDuplicateKeyIgnore()
-                    .execute();
             var r = dsl.selectFrom(BALANCE).where(keyIs(k)).forUpdate().fetchOne();
+            for (int attempt = 0; r == null && attempt < 5; attempt++) {
+                try {
+                    // PostgreSQL: ON CONFLICT DO NOTHING waits for a concurrent inserter. H2 emulates it with
+                    // MERGE, which can still report the duplicate when two first deposits race; then the
+                    // row exists and the select below finds (and locks) it.
+                    dsl.insertInto(BALANCE)
+                            .set(BALANCE.UID, k.uid()).set(BALANCE.ACCOUNT_TYPE, k.account().name()).set(BALANCE.COIN, k.coin())
+                            .set(BALANCE.AVAILABLE, BigDecimal.ZERO).set(BALANCE.FROZEN, BigDecimal.ZERO).set(BALANCE.DEBT, BigDecimal.ZERO)
+                            .onDuplicateKeyIgnore()
+                            .execute();
+                } catch (IntegrityConstraintViolationException raced) {
+                    // another transaction created it first
+                }
+                r = dsl.selectFrom(BALANCE).where(keyIs(k)).forUpdate().fetchOne();
+            }
+            if (r == null) throw new IllegalStateException("balance row could not be created: " + k);
             out.add(new Balance(k, r.getAvailable(), r.getFrozen(), r.getDebt()));
         }
         return out;
