@@ -27,6 +27,7 @@ import io.tas.position.PositionService;
 import io.tas.risk.MaxWithdrawal;
 import io.tas.risk.RiskRoutes;
 import io.tas.ratelimit.RateLimiter;
+import io.tas.store.ChangeFeed;
 import io.tas.store.Database;
 import io.tas.store.IdGenerator;
 import io.tas.subaccount.SubAccountRoutes;
@@ -46,8 +47,11 @@ public final class App implements AutoCloseable {
     public record Services(Ledger ledger, SmallAssetConversion conversion, PositionService positions, LoanService loans,
                            MaxWithdrawal maxWithdrawal) {}
 
-    private App(Database db, WebServer server, Provisioning provisioning, Routes routes, Services services) {
+    private final ChangeFeed changes;
+
+    private App(Database db, ChangeFeed changes, WebServer server, Provisioning provisioning, Routes routes, Services services) {
         this.db = db;
+        this.changes = changes;
         this.server = server;
         this.provisioning = provisioning;
         this.routes = routes;
@@ -62,7 +66,8 @@ public final class App implements AutoCloseable {
     public static App start(Config config, Clock clock, java.util.function.Consumer<Provisioning> beforeListen) {
         Database db = Database.open(config);
         IdGenerator ids = new IdGenerator(clock, 0);
-        AccountService accounts = new AccountService(db, clock, ids, config.cacheEnabled());
+        ChangeFeed changes = ChangeFeed.open(db, config.dbUrl(), config.dbUser(), config.dbPassword());
+        AccountService accounts = new AccountService(db, clock, ids, config.cacheEnabled(), changes);
         ApiKeyService keys = new ApiKeyService(db, clock, new SecretCipher(config.masterKey()), accounts);
         MarketService market = new MarketService(db);
         PriceService prices = new PriceService(market);
@@ -82,6 +87,7 @@ public final class App implements AutoCloseable {
         try {
             beforeListen.accept(provisioning);
         } catch (RuntimeException e) {
+            changes.close();
             db.close();
             throw e;
         }
@@ -95,7 +101,7 @@ public final class App implements AutoCloseable {
                 .shutdownHook(false)
                 .build()
                 .start();
-        return new App(db, server, provisioning, routes, new Services(ledger, conversion, positions, loans, maxWithdrawal));
+        return new App(db, changes, server, provisioning, routes, new Services(ledger, conversion, positions, loans, maxWithdrawal));
     }
 
     /** Every feature of the API; a new feature is one entry here plus its catalog rows. */
@@ -130,6 +136,7 @@ public final class App implements AutoCloseable {
     @Override
     public void close() {
         server.stop();
+        changes.close();
         db.close();
     }
 }

@@ -2,6 +2,7 @@ package io.tas.account;
 
 import io.tas.error.ApiException;
 import io.tas.error.ErrorCode;
+import io.tas.store.ChangeFeed;
 import io.tas.store.Database;
 import io.tas.store.IdGenerator;
 
@@ -13,9 +14,8 @@ import java.util.concurrent.ConcurrentMap;
 
 /**
  * Accounts, sub-accounts and their settings. The API, the admin surface, seed files and the CLI all
- * come through here. Reads of accounts and settings are cached per process when enabled; every
- * write through this service invalidates the entry (DESIGN: multi-node needs the cache off until
- * invalidation is shared).
+ * come through here. Reads of accounts and settings are cached when enabled; every write publishes the
+ * UID on the change feed, so the entry is dropped on this node and (PostgreSQL) on every other node.
  */
 public final class AccountService {
     private final Database db;
@@ -26,11 +26,28 @@ public final class AccountService {
     private final ConcurrentMap<Long, Account> accounts = new ConcurrentHashMap<>();
     private final ConcurrentMap<Long, AccountSettings> settings = new ConcurrentHashMap<>();
 
-    public AccountService(Database db, Clock clock, IdGenerator ids, boolean cacheEnabled) {
+    private final ChangeFeed changes;
+
+    public AccountService(Database db, Clock clock, IdGenerator ids, boolean cacheEnabled, ChangeFeed changes) {
         this.db = db;
         this.clock = clock;
         this.ids = ids;
         this.cacheEnabled = cacheEnabled;
+        this.changes = changes;
+        changes.subscribe(this::invalidate);
+    }
+
+    /** Drops one UID's cached account and settings, or everything for ChangeFeed.EVERYTHING. */
+    void invalidate(String key) {
+        if (ChangeFeed.EVERYTHING.equals(key)) {
+            accounts.clear();
+            settings.clear();
+            return;
+        }
+        if (!key.startsWith("account:")) return;
+        long uid = Long.parseLong(key.substring("account:".length()));
+        accounts.remove(uid);
+        settings.remove(uid);
     }
 
     public Account create(NewAccount cmd) {
@@ -53,6 +70,7 @@ public final class AccountService {
             }
             store.insert(dsl, account);
             store.insertSettings(dsl, s);
+            changes.publish("account:" + uid);
             return null;
         });
         return account;
@@ -89,9 +107,9 @@ public final class AccountService {
 
     public record SubAccountPage(List<Account> list, boolean hasNext, String cursor) {}
 
-    /** Drops cached state, after a reset or any write that bypassed this instance. */
+    /** Drops cached state everywhere, after a reset. */
     public void invalidateAll() {
-        accounts.clear();
-        settings.clear();
+        invalidate(ChangeFeed.EVERYTHING);
+        db.tx(dsl -> { changes.publish(ChangeFeed.EVERYTHING); return null; });
     }
 }

@@ -19,7 +19,7 @@ public final class ServerOptions {
     String dbPassword;
     @Option(names = "--rate-limits", description = "on or off (env TAS_RATE_LIMITS, default on)")
     String rateLimits;
-    @Option(names = "--cache", description = "per-process settings cache, on or off (env TAS_CACHE; default on for H2, off for PostgreSQL)")
+    @Option(names = "--cache", description = "cache of accounts and settings, on or off (env TAS_CACHE, default on; PostgreSQL nodes invalidate each other)")
     String cache;
     @Option(names = "--timestamp-window-ms", description = "accepted ACCESS-TIMESTAMP skew (env TAS_TIMESTAMP_WINDOW_MS, default 30000)")
     Long timestampWindowMs;

@@ -44,13 +44,7 @@ public record Config(
                 !"off".equalsIgnoreCase(env.getOrDefault("TAS_RATE_LIMITS", "on")),
                 Duration.ofMillis(Long.parseLong(env.getOrDefault("TAS_TIMESTAMP_WINDOW_MS", "30000"))),
                 Integer.parseInt(env.getOrDefault("TAS_MAX_BODY_BYTES", "65536")),
-                cacheDefault(env.get("TAS_CACHE"), dbUrl));
-    }
-
-    /** The settings cache is per process: on for embedded H2 (one process), off for PostgreSQL unless asked. */
-    static boolean cacheDefault(String value, String dbUrl) {
-        if (value != null) return !"off".equalsIgnoreCase(value);
-        return !dbUrl.startsWith("jdbc:postgresql");
+                !"off".equalsIgnoreCase(env.getOrDefault("TAS_CACHE", "on")));
     }
 
     public boolean isPostgres() { return dbUrl.startsWith("jdbc:postgresql"); }
@@ -58,7 +52,7 @@ public record Config(
     public Config withPort(int p) { return new Config(host, p, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled); }
     public Config withAdminPort(int p) { return new Config(host, port, adminHost, p, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled); }
     public Config withDb(String url, String user, String password) {
-        return new Config(host, port, adminHost, adminPort, adminToken, url, user, password, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheDefault(null, url) && cacheEnabled);
+        return new Config(host, port, adminHost, adminPort, adminToken, url, user, password, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled);
     }
     public Config withRateLimits(boolean on) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, on, timestampWindow, maxBodyBytes, cacheEnabled); }
     public Config withCache(boolean on) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, on); }

@@ -1,0 +1,82 @@
+package io.tas.store;
+
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * Tells every node that cached state changed. On PostgreSQL a change is a NOTIFY sent in the writing
+ * transaction (so it is delivered only on commit) and each node LISTENs on its own connection; if that
+ * connection drops, subscribers are told to drop everything ("*") before it reconnects. On H2 there is
+ * one process, which invalidates its own cache when it writes, so publishing is a no-op.
+ */
+public final class ChangeFeed implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(ChangeFeed.class);
+    public static final String EVERYTHING = "*";
+    private static final String CHANNEL = "tas_cache";
+
+    private final Database db;
+    private final List<Consumer<String>> subscribers = new CopyOnWriteArrayList<>();
+    private final Thread listener;
+    private volatile boolean running = true;
+
+    private ChangeFeed(Database db, String url, String user, String password) {
+        this.db = db;
+        this.listener = url == null ? null : Thread.ofPlatform().daemon().name("tas-change-feed").start(() -> listen(url, user, password));
+    }
+
+    public static ChangeFeed open(Database db, String url, String user, String password) {
+        return new ChangeFeed(db, url.startsWith("jdbc:postgresql") ? url : null, user, password);
+    }
+
+    public boolean sharedAcrossNodes() { return listener != null; }
+
+    public void subscribe(Consumer<String> onChange) { subscribers.add(onChange); }
+
+    /** Announces a change of key; call inside the writing transaction. */
+    public void publish(String key) {
+        if (listener != null) db.dsl().execute("select pg_notify(?, ?)", CHANNEL, key);
+    }
+
+    private void listen(String url, String user, String password) {
+        while (running) {
+            try (Connection c = DriverManager.getConnection(url, user, password); Statement s = c.createStatement()) {
+                s.execute("LISTEN " + CHANNEL);
+                deliver(EVERYTHING); // anything may have changed while we were not listening
+                PGConnection pg = c.unwrap(PGConnection.class);
+                while (running) {
+                    PGNotification[] batch = pg.getNotifications(1000);
+                    if (batch != null) for (PGNotification n : batch) deliver(n.getParameter());
+                }
+            } catch (SQLException e) {
+                if (!running) return;
+                log.warn("change feed connection lost; caches dropped, reconnecting: {}", e.getMessage());
+                deliver(EVERYTHING);
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException ie) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private void deliver(String key) {
+        for (Consumer<String> s : subscribers) s.accept(key);
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        if (listener != null) listener.interrupt();
+    }
+}
