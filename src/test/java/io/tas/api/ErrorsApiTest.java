@@ -103,8 +103,8 @@ class ErrorsApiTest {
 
     @Test
     void rowsOfLaterIssuesAnswerNotImplementedInTheEnvelope() {
-        Reply r = main.get("/api/v3/account/max-withdrawal?coin=USDT");
-        assertError(r, "40099", "Endpoint GET /api/v3/account/max-withdrawal is not implemented yet in this service");
+        Reply r = main.get("/api/v3/account/pre-set-leverage?category=USDT-FUTURES&symbol=BTCUSDT&marginMode=crossed&leverage=10");
+        assertError(r, "40099", "Endpoint GET /api/v3/account/pre-set-leverage is not implemented yet in this service");
     }
 
     @Test
