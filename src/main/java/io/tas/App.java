@@ -69,7 +69,7 @@ public final class App implements AutoCloseable {
         ChangeFeed changes = ChangeFeed.open(db, config.dbUrl(), config.dbUser(), config.dbPassword());
         AccountService accounts = new AccountService(db, clock, ids, config.cacheEnabled(), changes);
         ApiKeyService keys = new ApiKeyService(db, clock, new SecretCipher(config.masterKey()), accounts);
-        MarketService market = new MarketService(db);
+        MarketService market = new MarketService(db, changes);
         PriceService prices = new PriceService(market);
         Ledger ledger = new Ledger(db, clock, ids);
         LoanService loans = new LoanService(db, clock, ledger, prices);

@@ -82,6 +82,7 @@ public final class Provisioning {
         } catch (RuntimeException e) {
             accounts.invalidateAll(); // entries read inside the rolled-back transaction
             keys.invalidateAll();
+            market.invalidate();
             throw e;
         }
     }
@@ -243,6 +244,7 @@ public final class Provisioning {
     /** Sandbox reset: every table emptied, every cache and bucket dropped. */
     public void reset() {
         db.truncateAll();
+        market.invalidate();
         accounts.invalidateAll();
         keys.invalidateAll();
         limiter.reset();

@@ -10,15 +10,16 @@ import static io.tas.store.generated.Tables.CONVERT_ORDER;
 /** SQL for convert orders. */
 final class ConvertStore {
 
-    void insert(DSLContext dsl, ConvertOrder o) {
-        dsl.insertInto(CONVERT_ORDER)
-                .set(CONVERT_ORDER.ORDER_ID, o.orderId()).set(CONVERT_ORDER.FROM_COIN, o.fromCoin()).set(CONVERT_ORDER.UID, o.uid())
-                .set(CONVERT_ORDER.FROM_AMOUNT, o.fromAmount()).set(CONVERT_ORDER.FROM_COIN_PRICE, o.fromCoinPrice())
-                .set(CONVERT_ORDER.TO_COIN, o.toCoin()).set(CONVERT_ORDER.TO_AMOUNT, o.toAmount())
-                .set(CONVERT_ORDER.TO_COIN_PRICE, o.toCoinPrice()).set(CONVERT_ORDER.FEE, o.fee())
-                .set(CONVERT_ORDER.FEE_COIN, o.feeCoin()).set(CONVERT_ORDER.STATUS, o.status())
-                .set(CONVERT_ORDER.CREATED_TIME, o.createdTime())
-                .execute();
+    /** The coins of one trade in one statement. */
+    void insert(DSLContext dsl, List<ConvertOrder> orders) {
+        var insert = dsl.insertInto(CONVERT_ORDER, CONVERT_ORDER.ORDER_ID, CONVERT_ORDER.FROM_COIN, CONVERT_ORDER.UID,
+                CONVERT_ORDER.FROM_AMOUNT, CONVERT_ORDER.FROM_COIN_PRICE, CONVERT_ORDER.TO_COIN, CONVERT_ORDER.TO_AMOUNT,
+                CONVERT_ORDER.TO_COIN_PRICE, CONVERT_ORDER.FEE, CONVERT_ORDER.FEE_COIN, CONVERT_ORDER.STATUS, CONVERT_ORDER.CREATED_TIME);
+        for (ConvertOrder o : orders) {
+            insert = insert.values(o.orderId(), o.fromCoin(), o.uid(), o.fromAmount(), o.fromCoinPrice(), o.toCoin(), o.toAmount(),
+                    o.toCoinPrice(), o.fee(), o.feeCoin(), o.status(), o.createdTime());
+        }
+        insert.execute();
     }
 
     /** The newest `limit` orders (all their coins) matching the filter, below the cursor. */

@@ -115,7 +115,7 @@ public final class SmallAssetConversion {
                         a.estimatedAmount(), tokenPrice, a.fee(), token, "success", now));
             }
             rows.post("convert", Long.toString(orderId), uid, moves);
-            orders.forEach(o -> store.insert(dsl, o));
+            store.insert(dsl, orders);
             return new Trade(List.copyOf(fromCoins), token, orderId);
         });
     }

@@ -62,11 +62,13 @@ public final class Ledger {
             var dsl = db.dsl();
             long txId = ids.next();
             store.insertTx(dsl, txId, kind, ref, uid, clock.millis());
+            List<LedgerStore.JournalRow> journal = new ArrayList<>(movements.size() * 2);
             for (Movement m : movements) {
                 BalanceKey k = m.key();
-                store.insertJournal(dsl, ids.next(), txId, k.uid(), k.account().name(), m.field().name(), k.coin(), m.amount());
-                store.insertJournal(dsl, ids.next(), txId, null, null, m.counter().name(), k.coin(), m.amount().negate());
+                journal.add(new LedgerStore.JournalRow(ids.next(), txId, k.uid(), k.account().name(), m.field().name(), k.coin(), m.amount()));
+                journal.add(new LedgerStore.JournalRow(ids.next(), txId, null, null, m.counter().name(), k.coin(), m.amount().negate()));
             }
+            store.insertJournal(dsl, journal);
             for (BalanceKey k : touched(movements)) {
                 store.update(dsl, next.get(k));
                 rows.put(k, next.get(k));

@@ -8,6 +8,7 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -18,12 +19,15 @@ import static org.jooq.impl.DSL.*;
 /** SQL for balances and the journal. */
 final class LedgerStore {
 
-    /** Creates missing rows, then locks all of them (SELECT ... FOR UPDATE) in key order. */
+    /**
+     * Locks the rows (SELECT ... FOR UPDATE, in key order, one statement), creating the missing ones first.
+     * The common case, every row present, is one round trip.
+     */
     List<Balance> lock(DSLContext dsl, Collection<BalanceKey> sortedKeys) {
-        List<Balance> out = new ArrayList<>();
-        for (BalanceKey k : sortedKeys) {
-            var r = dsl.selectFrom(BALANCE).where(keyIs(k)).forUpdate().fetchOne();
-            for (int attempt = 0; r == null && attempt < 5; attempt++) {
+        Map<BalanceKey, Balance> found = selectForUpdate(dsl, sortedKeys);
+        if (found.size() < sortedKeys.size()) {
+            for (BalanceKey k : sortedKeys) {
+                if (found.containsKey(k)) continue;
                 try {
                     // PostgreSQL: ON CONFLICT DO NOTHING waits for a concurrent inserter. H2 emulates it with
                     // MERGE, which can still report the duplicate when two first deposits race; then the
@@ -36,11 +40,26 @@ final class LedgerStore {
                 } catch (IntegrityConstraintViolationException raced) {
                     // another transaction created it first
                 }
-                r = dsl.selectFrom(BALANCE).where(keyIs(k)).forUpdate().fetchOne();
             }
-            if (r == null) throw new IllegalStateException("balance row could not be created: " + k);
-            out.add(new Balance(k, r.getAvailable(), r.getFrozen(), r.getDebt()));
+            found = selectForUpdate(dsl, sortedKeys);
+            if (found.size() < sortedKeys.size()) throw new IllegalStateException("balance rows could not be created: " + sortedKeys);
         }
+        List<Balance> out = new ArrayList<>(sortedKeys.size());
+        for (BalanceKey k : sortedKeys) out.add(found.get(k));
+        return out;
+    }
+
+    private Map<BalanceKey, Balance> selectForUpdate(DSLContext dsl, Collection<BalanceKey> keys) {
+        var rows = keys.stream().map(k -> row(k.uid(), k.account().name(), k.coin())).toList();
+        Map<BalanceKey, Balance> out = new HashMap<>();
+        dsl.selectFrom(BALANCE)
+                .where(row(BALANCE.UID, BALANCE.ACCOUNT_TYPE, BALANCE.COIN).in(rows))
+                .orderBy(BALANCE.UID, BALANCE.ACCOUNT_TYPE, BALANCE.COIN)
+                .forUpdate()
+                .forEach(r -> {
+                    BalanceKey k = new BalanceKey(r.getUid(), AccountType.valueOf(r.getAccountType()), r.getCoin());
+                    out.put(k, new Balance(k, r.getAvailable(), r.getFrozen(), r.getDebt()));
+                });
         return out;
     }
 
@@ -58,10 +77,14 @@ final class LedgerStore {
         return dsl.select(LEDGER_TX.ID).from(LEDGER_TX).where(LEDGER_TX.KIND.eq(kind).and(LEDGER_TX.REF.eq(ref))).fetchOptional(LEDGER_TX.ID);
     }
 
-    void insertJournal(DSLContext dsl, long id, long txId, Long uid, String account, String field, String coin, BigDecimal amount) {
-        dsl.insertInto(JOURNAL).set(JOURNAL.ID, id).set(JOURNAL.TX_ID, txId).set(JOURNAL.UID, uid)
-                .set(JOURNAL.ACCOUNT_TYPE, account).set(JOURNAL.FIELD, field).set(JOURNAL.COIN, coin).set(JOURNAL.AMOUNT, amount)
-                .execute();
+    /** One journal row: a user row (uid and account set) or a counter-account row (both null). */
+    record JournalRow(long id, long txId, Long uid, String account, String field, String coin, BigDecimal amount) {}
+
+    /** All journal rows of a transaction in one statement. */
+    void insertJournal(DSLContext dsl, List<JournalRow> rows) {
+        var insert = dsl.insertInto(JOURNAL, JOURNAL.ID, JOURNAL.TX_ID, JOURNAL.UID, JOURNAL.ACCOUNT_TYPE, JOURNAL.FIELD, JOURNAL.COIN, JOURNAL.AMOUNT);
+        for (JournalRow r : rows) insert = insert.values(r.id(), r.txId(), r.uid(), r.account(), r.field(), r.coin(), r.amount());
+        insert.execute();
     }
 
     List<Balance> balances(DSLContext dsl, long uid) {

@@ -3,8 +3,10 @@ package io.tas.market;
 import io.tas.account.AccountEnums.Category;
 import org.jooq.DSLContext;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Optional;
+import java.util.Map;
 
 import static io.tas.store.generated.Tables.INSTRUMENT;
 import static io.tas.store.generated.Tables.INSTRUMENT_MMR_TIER;
@@ -31,14 +33,13 @@ final class InstrumentStore {
         }
     }
 
-    Optional<Instrument> find(DSLContext dsl, Category category, String symbol) {
-        var r = dsl.selectFrom(INSTRUMENT).where(INSTRUMENT.CATEGORY.eq(category.wire()).and(INSTRUMENT.SYMBOL.eq(symbol))).fetchOne();
-        if (r == null) return Optional.empty();
-        List<Instrument.MmrTier> tiers = dsl.selectFrom(INSTRUMENT_MMR_TIER)
-                .where(INSTRUMENT_MMR_TIER.CATEGORY.eq(category.wire()).and(INSTRUMENT_MMR_TIER.SYMBOL.eq(symbol)))
-                .orderBy(INSTRUMENT_MMR_TIER.TIER)
-                .fetch(t -> new Instrument.MmrTier(t.getMaxNotional(), t.getMmr()));
-        return Optional.of(new Instrument(category, symbol, r.getBaseCoin(), r.getQuoteCoin(), r.getMarginCoin(),
-                r.getMaxLeverage(), r.getIsReality(), tiers));
+    List<Instrument> all(DSLContext dsl) {
+        Map<String, List<Instrument.MmrTier>> tiers = new HashMap<>();
+        dsl.selectFrom(INSTRUMENT_MMR_TIER).orderBy(INSTRUMENT_MMR_TIER.TIER).forEach(t -> tiers
+                .computeIfAbsent(t.getCategory() + " " + t.getSymbol(), k -> new ArrayList<>())
+                .add(new Instrument.MmrTier(t.getMaxNotional(), t.getMmr())));
+        return dsl.selectFrom(INSTRUMENT).fetch(r -> new Instrument(Category.fromWire(r.getCategory()), r.getSymbol(),
+                r.getBaseCoin(), r.getQuoteCoin(), r.getMarginCoin(), r.getMaxLeverage(), r.getIsReality(),
+                List.copyOf(tiers.getOrDefault(r.getCategory() + " " + r.getSymbol(), List.of()))));
     }
 }

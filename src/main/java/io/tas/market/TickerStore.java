@@ -39,10 +39,8 @@ final class TickerStore {
         dsl.insertInto(TICKER).set(r).execute();
     }
 
-    List<Ticker> list(DSLContext dsl, Category category, String symbol) {
-        var where = TICKER.CATEGORY.eq(category.wire());
-        if (symbol != null) where = where.and(TICKER.SYMBOL.eq(symbol));
-        return dsl.selectFrom(TICKER).where(where).orderBy(TICKER.SYMBOL).fetch(r -> new Ticker(
+    List<Ticker> all(DSLContext dsl) {
+        return dsl.selectFrom(TICKER).orderBy(TICKER.CATEGORY, TICKER.SYMBOL).fetch(r -> new Ticker(
                 Category.fromWire(r.getCategory()), r.getSymbol(), r.getLastPrice(), r.getOpenPrice_24h(),
                 r.getHighPrice_24h(), r.getLowPrice_24h(), r.getAsk1Price(), r.getBid1Price(), r.getAsk1Size(),
                 r.getBid1Size(), r.getPrice_24hPcnt(), r.getVolume_24h(), r.getTurnover_24h(), r.getIndexPrice(),

@@ -1,0 +1,194 @@
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Issue-3 benchmark: POST small-assets-trade and GET max-withdrawal against the service on PostgreSQL,
+ * and a plain JDBC "update + insert + commit" loop on the same database in the same run.
+ * Single-file program (java MoneyBench.java ...); bench/run-money drives it. Every loop is bounded in
+ * count and time; traffic goes to loopback only.
+ *
+ *   seed   OUT ACCOUNTS COINS          write the seed: ACCOUNTS accounts with one key each, COINS dust coins each
+ *   http   PORT ACCOUNTS COINS WARMUP SECONDS   run the two HTTP loads, one connection per account
+ *   jdbc   URL THREADS WARMUP SECONDS            run the JDBC baseline
+ */
+public class MoneyBench {
+    static String key(int a) { return String.format("bg_bench%024d", a); }
+    static String secret(int a) { return "bench-secret-" + a; }
+    static final String PASS = "BenchPass1";
+    static final long UID0 = 2_000_000_000L;
+
+    public static void main(String[] args) throws Exception {
+        switch (args[0]) {
+            case "seed" -> seed(Path.of(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]));
+            case "http" -> http(Integer.parseInt(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]),
+                    Integer.parseInt(args[4]), Integer.parseInt(args[5]));
+            case "jdbc" -> jdbc(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+            default -> throw new IllegalArgumentException(args[0]);
+        }
+    }
+
+    // ------------------------------------------------------------------ seed
+    static void seed(Path out, int accounts, int coins) throws Exception {
+        StringBuilder y = new StringBuilder("tickers:\n  - { category: SPOT, symbol: BGBUSDT, lastPrice: \"6.5\" }\n");
+        for (int c = 0; c < coins; c++) y.append("  - { category: SPOT, symbol: D").append(c).append("USDT, lastPrice: \"1\" }\n");
+        y.append("accounts:\n");
+        for (int a = 0; a < accounts; a++) {
+            y.append("  - uid: ").append(UID0 + a).append("\n    username: bench-").append(a).append('\n');
+            y.append("    apiKeys: [ { accessKey: ").append(key(a)).append(", secret: ").append(secret(a))
+                    .append(", passphrase: ").append(PASS).append(", permissions: [uta_mgt, uta_trade] } ]\n");
+            y.append("    balances:\n      - { account: unified, coin: USDT, available: \"10000\" }\n");
+            for (int c = 0; c < coins; c++) y.append("      - { account: unified, coin: D").append(c).append(", available: \"1\" }\n");
+        }
+        Files.writeString(out, y);
+    }
+
+    // ------------------------------------------------------------------ HTTP loads
+    record Result(String name, long ok, long errors, double seconds, long[] latenciesNanos) {
+        double rps() { return ok / seconds; }
+        double pct(double p) {
+            if (latenciesNanos.length == 0) return 0;
+            return latenciesNanos[Math.min(latenciesNanos.length - 1, (int) Math.ceil(p * latenciesNanos.length) - 1)] / 1e6;
+        }
+    }
+
+    interface Call { HttpRequest build(int account, int n); }
+
+    static void http(int port, int accounts, int coins, int warmup, int seconds) throws Exception {
+        String base = "http://127.0.0.1:" + port;
+        Call maxWithdrawal = (a, n) -> signed(base, a, "GET", "/api/v3/account/max-withdrawal", "coin=USDT", "");
+        Call trade = (a, n) -> signed(base, a, "POST", "/api/v3/convert/small-assets-trade", "", "{\"fromCoinList\":[\"D" + n + "\"]}");
+        // max-withdrawal first: trades do not change what it reads much, and it needs no preparation.
+        print(run("max-withdrawal", accounts, Integer.MAX_VALUE, warmup, seconds, maxWithdrawal));
+        // Each trade converts the next dust coin of its account; an account stops when its coins run out.
+        print(run("small-assets-trade", accounts, coins, warmup, seconds, trade));
+    }
+
+    static Result run(String name, int connections, int perConnectionCap, int warmup, int seconds, Call call) throws Exception {
+        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        long warmEnd = System.nanoTime() + warmup * 1_000_000_000L;
+        long end = warmEnd + seconds * 1_000_000_000L;
+        AtomicLong ok = new AtomicLong(), errors = new AtomicLong();
+        List<long[]> lat = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        CountDownLatch done = new CountDownLatch(connections);
+        for (int a = 0; a < connections; a++) {
+            int account = a;
+            long[] mine = new long[2_000_000];
+            lat.add(mine);
+            threads.add(Thread.ofVirtual().start(() -> {
+                int n = 0, recorded = 0;
+                try {
+                    while (n < perConnectionCap && System.nanoTime() < end) {
+                        long t0 = System.nanoTime();
+                        HttpResponse<String> r = client.send(call.build(account, n++), HttpResponse.BodyHandlers.ofString());
+                        long t1 = System.nanoTime();
+                        if (t0 < warmEnd) continue;
+                        if (r.statusCode() == 200 && r.body().contains("\"00000\"")) {
+                            ok.incrementAndGet();
+                            if (recorded < mine.length) mine[recorded++] = t1 - t0;
+                        } else {
+                            errors.incrementAndGet();
+                        }
+                    }
+                } catch (Exception e) {
+                    errors.incrementAndGet();
+                } finally {
+                    if (recorded < mine.length) mine[recorded] = -1;
+                    done.countDown();
+                }
+            }));
+        }
+        done.await();
+        long measuredEnd = Math.min(System.nanoTime(), end);
+        double secs = Math.max(0.001, (measuredEnd - warmEnd) / 1e9);
+        long[] all = lat.stream().flatMapToLong(x -> Arrays.stream(x).takeWhile(v -> v > 0)).sorted().toArray();
+        return new Result(name, ok.get(), errors.get(), secs, all);
+    }
+
+    static HttpRequest signed(String base, int account, String method, String path, String query, String body) {
+        String ts = Long.toString(System.currentTimeMillis());
+        String pre = ts + method + path + (query.isEmpty() ? "" : "?" + query) + body;
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret(account).getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            String sign = Base64.getEncoder().encodeToString(mac.doFinal(pre.getBytes(StandardCharsets.UTF_8)));
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path + (query.isEmpty() ? "" : "?" + query)))
+                    .header("ACCESS-KEY", key(account)).header("ACCESS-SIGN", sign).header("ACCESS-TIMESTAMP", ts)
+                    .header("ACCESS-PASSPHRASE", PASS).header("Content-Type", "application/json");
+            return method.equals("GET") ? b.GET().build() : b.POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    // ------------------------------------------------------------------ JDBC baseline
+    /** One transaction per iteration: UPDATE a balance row, INSERT a journal row, COMMIT; one row per thread. */
+    static void jdbc(String url, int threads, int warmup, int seconds) throws Exception {
+        try (Connection c = DriverManager.getConnection(url, "postgres", ""); Statement s = c.createStatement()) {
+            s.execute("create table if not exists jdbc_bench_balance (id int primary key, available numeric(38,18) not null)");
+            s.execute("create table if not exists jdbc_bench_journal (id bigserial primary key, balance_id int not null, amount numeric(38,18) not null)");
+            for (int t = 0; t < threads; t++) s.execute("insert into jdbc_bench_balance values (" + t + ", 1000000000) on conflict do nothing");
+        }
+        long warmEnd = System.nanoTime() + warmup * 1_000_000_000L;
+        long end = warmEnd + seconds * 1_000_000_000L;
+        AtomicLong ok = new AtomicLong();
+        List<long[]> lat = new ArrayList<>();
+        CountDownLatch done = new CountDownLatch(threads);
+        for (int t = 0; t < threads; t++) {
+            int id = t;
+            long[] mine = new long[2_000_000];
+            lat.add(mine);
+            Thread.ofPlatform().start(() -> {
+                int recorded = 0;
+                try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
+                    c.setAutoCommit(false);
+                    PreparedStatement up = c.prepareStatement("update jdbc_bench_balance set available = available - 1 where id = ?");
+                    PreparedStatement in = c.prepareStatement("insert into jdbc_bench_journal (balance_id, amount) values (?, -1)");
+                    for (long i = 0; i < 50_000_000 && System.nanoTime() < end; i++) {
+                        long t0 = System.nanoTime();
+                        up.setInt(1, id);
+                        up.executeUpdate();
+                        in.setInt(1, id);
+                        in.executeUpdate();
+                        c.commit();
+                        long t1 = System.nanoTime();
+                        if (t0 >= warmEnd) {
+                            ok.incrementAndGet();
+                            if (recorded < mine.length) mine[recorded++] = t1 - t0;
+                        }
+                    }
+                } catch (Exception e) {
+                    e.printStackTrace();
+                } finally {
+                    if (recorded < mine.length) mine[recorded] = -1;
+                    done.countDown();
+                }
+            });
+        }
+        done.await();
+        long[] all = lat.stream().flatMapToLong(x -> Arrays.stream(x).takeWhile(v -> v > 0)).sorted().toArray();
+        print(new Result("jdbc update+insert+commit", ok.get(), 0, seconds, all));
+    }
+
+    static void print(Result r) {
+        System.out.printf("RESULT %s rps=%.1f p50=%.3f p99=%.3f ok=%d errors=%d seconds=%.2f%n",
+                r.name().replace(' ', '_'), r.rps(), r.pct(0.50), r.pct(0.99), r.ok(), r.errors(), r.seconds());
+    }
+}
