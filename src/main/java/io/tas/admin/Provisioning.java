@@ -83,6 +83,7 @@ public final class Provisioning {
             accounts.invalidateAll(); // entries read inside the rolled-back transaction
             keys.invalidateAll();
             market.invalidate();
+            ledger.forgetRows(); // rows created inside the rolled-back transaction are gone
             throw e;
         }
     }
@@ -244,6 +245,7 @@ public final class Provisioning {
     /** Sandbox reset: every table emptied, every cache and bucket dropped. */
     public void reset() {
         db.truncateAll();
+        ledger.forgetRows();
         market.invalidate();
         accounts.invalidateAll();
         keys.invalidateAll();

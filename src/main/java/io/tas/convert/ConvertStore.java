@@ -2,6 +2,7 @@ package io.tas.convert;
 
 import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.Query;
 
 import java.util.List;
 
@@ -10,8 +11,8 @@ import static io.tas.store.generated.Tables.CONVERT_ORDER;
 /** SQL for convert orders. */
 final class ConvertStore {
 
-    /** The coins of one trade in one statement. */
-    void insert(DSLContext dsl, List<ConvertOrder> orders) {
+    /** The coins of one trade in one statement (sent with the ledger's writes). */
+    Query insert(DSLContext dsl, List<ConvertOrder> orders) {
         var insert = dsl.insertInto(CONVERT_ORDER, CONVERT_ORDER.ORDER_ID, CONVERT_ORDER.FROM_COIN, CONVERT_ORDER.UID,
                 CONVERT_ORDER.FROM_AMOUNT, CONVERT_ORDER.FROM_COIN_PRICE, CONVERT_ORDER.TO_COIN, CONVERT_ORDER.TO_AMOUNT,
                 CONVERT_ORDER.TO_COIN_PRICE, CONVERT_ORDER.FEE, CONVERT_ORDER.FEE_COIN, CONVERT_ORDER.STATUS, CONVERT_ORDER.CREATED_TIME);
@@ -19,7 +20,7 @@ final class ConvertStore {
             insert = insert.values(o.orderId(), o.fromCoin(), o.uid(), o.fromAmount(), o.fromCoinPrice(), o.toCoin(), o.toAmount(),
                     o.toCoinPrice(), o.fee(), o.feeCoin(), o.status(), o.createdTime());
         }
-        insert.execute();
+        return insert;
     }
 
     /** The newest `limit` orders (all their coins) matching the filter, below the cursor. */

@@ -114,8 +114,7 @@ public final class SmallAssetConversion {
                 orders.add(new ConvertOrder(orderId, uid, coin, b.available(), coinPrices.get(coin), token,
                         a.estimatedAmount(), tokenPrice, a.fee(), token, "success", now));
             }
-            rows.post("convert", Long.toString(orderId), uid, moves);
-            store.insert(dsl, orders);
+            rows.post("convert", null, uid, moves, List.of(store.insert(dsl, orders)));
             return new Trade(List.copyOf(fromCoins), token, orderId);
         });
     }

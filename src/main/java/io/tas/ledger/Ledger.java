@@ -5,6 +5,7 @@ import io.tas.error.ErrorCode;
 import io.tas.ledger.LedgerTypes.*;
 import io.tas.store.Database;
 import io.tas.store.IdGenerator;
+import org.jooq.Query;
 import org.jooq.exception.IntegrityConstraintViolationException;
 
 import java.math.BigDecimal;
@@ -44,6 +45,14 @@ public final class Ledger {
 
         /** Applies the movements (all or nothing) and journals them under a new ledger transaction. */
         public long post(String kind, String ref, long uid, List<Movement> movements) {
+            return post(kind, ref, uid, movements, List.of());
+        }
+
+        /**
+         * As post, and sends the caller's own writes of the same change (e.g. the convert order) in the same
+         * batch, so a whole money change costs one lock round trip, one write round trip and the commit.
+         */
+        public long post(String kind, String ref, long uid, List<Movement> movements, List<Query> alsoWrite) {
             Map<BalanceKey, Balance> next = new TreeMap<>(rows);
             for (Movement m : movements) {
                 // The database keeps 18 decimals; a finer amount would be rounded differently in the
@@ -61,25 +70,27 @@ public final class Ledger {
             }
             var dsl = db.dsl();
             long txId = ids.next();
-            store.insertTx(dsl, txId, kind, ref, uid, clock.millis());
+            List<Query> writes = new ArrayList<>();
+            writes.add(store.insertTx(dsl, txId, kind, ref, uid, clock.millis()));
             List<LedgerStore.JournalRow> journal = new ArrayList<>(movements.size() * 2);
             for (Movement m : movements) {
                 BalanceKey k = m.key();
                 journal.add(new LedgerStore.JournalRow(ids.next(), txId, k.uid(), k.account().name(), m.field().name(), k.coin(), m.amount()));
                 journal.add(new LedgerStore.JournalRow(ids.next(), txId, null, null, m.counter().name(), k.coin(), m.amount().negate()));
             }
-            store.insertJournal(dsl, journal);
-            for (BalanceKey k : touched(movements)) {
-                store.update(dsl, next.get(k));
-                rows.put(k, next.get(k));
-            }
+            writes.add(store.insertJournal(dsl, journal));
+            SortedSet<BalanceKey> changed = touched(movements);
+            for (BalanceKey k : changed) writes.add(store.update(dsl, next.get(k)));
+            writes.addAll(alsoWrite);
+            store.execute(dsl, writes);
+            for (BalanceKey k : changed) rows.put(k, next.get(k));
             return txId;
         }
     }
 
     /** Locks (creating when missing) the given rows in key order. Call inside Database.tx. */
     public Locked lock(Collection<BalanceKey> keys) {
-        return new Locked(store.lock(db.dsl(), new TreeSet<>(keys)));
+        return new Locked(store.lock(db.dsl(), db.autoCommit(), new TreeSet<>(keys)));
     }
 
     /** One ledger transaction for the movements, in its own database transaction. */
@@ -104,7 +115,17 @@ public final class Ledger {
         }
     }
 
-    public List<Balance> balances(long uid) { return store.balances(db.dsl(), uid); }
+    /**
+     * The account's balances. An all-zero row means the same as no row (rows are created before locking and
+     * outlive a rejected change), so it is not listed.
+     */
+    public List<Balance> balances(long uid) {
+        return store.balances(db.dsl(), uid).stream()
+                .filter(b -> b.available().signum() != 0 || b.frozen().signum() != 0 || b.debt().signum() != 0).toList();
+    }
+
+    /** After a reset: balance rows this process knew to exist are gone. */
+    public void forgetRows() { store.forgetRows(); }
 
     public Balance balance(BalanceKey key) {
         return balances(key.uid()).stream().filter(b -> b.key().equals(key)).findFirst().orElse(Balance.empty(key));

@@ -9,8 +9,11 @@ import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 import org.jooq.conf.RenderQuotedNames;
 import org.jooq.conf.Settings;
+import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.function.Function;
 
 /** The pooled data source, migrated on open, with one jOOQ context over it. H2 or PostgreSQL by URL. */
@@ -58,6 +61,9 @@ public final class Database implements AutoCloseable {
         return url;
     }
 
+    /** An auto-commit context on its own pooled connection, outside any transaction of this thread. */
+    public DSLContext autoCommit() { return dsl; }
+
     /** The context of the current transaction, or an auto-commit one outside transactions. */
     public DSLContext dsl() {
         DSLContext c = current.get();
@@ -71,14 +77,34 @@ public final class Database implements AutoCloseable {
     public <T> T tx(Function<DSLContext, T> work) {
         DSLContext outer = current.get();
         if (outer != null) return work.apply(outer);
-        return dsl.transactionResult(cfg -> {
-            current.set(cfg.dsl());
+        // Plain JDBC transaction handling: jOOQ's provider asks the driver for the isolation level at every
+        // begin, which costs PostgreSQL a round trip per transaction.
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            DSLContext txDsl = DSL.using(c, dsl.dialect(), dsl.settings());
+            current.set(txDsl);
             try {
-                return work.apply(cfg.dsl());
+                T result = work.apply(txDsl);
+                c.commit();
+                return result;
+            } catch (RuntimeException | Error e) {
+                rollbackQuietly(c, e);
+                throw e;
             } finally {
                 current.remove();
+                c.setAutoCommit(true);
             }
-        });
+        } catch (SQLException e) {
+            throw new DataAccessException("transaction failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static void rollbackQuietly(Connection c, Throwable cause) {
+        try {
+            c.rollback();
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+        }
     }
 
     /** Sandbox reset: empties every table the migrations made (not Flyway's history). */
