@@ -18,7 +18,10 @@ import java.util.concurrent.Callable;
 /** `tas admin ...`: the admin HTTP API from the shell. Every subcommand is one admin call. */
 @Command(name = "admin", mixinStandardHelpOptions = true, description = "Provision a running service through its admin API.",
         subcommands = {AdminCommand.Reset.class, AdminCommand.Seed.class, AdminCommand.CreateAccount.class,
-                AdminCommand.CreateKey.class, AdminCommand.RevokeKey.class, AdminCommand.SetTicker.class})
+                AdminCommand.CreateKey.class, AdminCommand.RevokeKey.class, AdminCommand.SetTicker.class,
+                AdminCommand.SetInstrument.class, AdminCommand.LoanTerms.class, AdminCommand.Deposit.class,
+                AdminCommand.Adjust.class, AdminCommand.Borrow.class, AdminCommand.OpenPosition.class,
+                AdminCommand.Balances.class, AdminCommand.LedgerCheck.class})
 public final class AdminCommand {
     @Spec CommandSpec spec;
     @Option(names = "--admin-url", defaultValue = "${env:TAS_ADMIN_URL:-http://127.0.0.1:8081}") String adminUrl;
@@ -92,5 +95,44 @@ public final class AdminCommand {
         @ParentCommand AdminCommand admin;
         @Option(names = "--json", required = true, description = "ticker fields, e.g. '{\"category\":\"SPOT\",\"symbol\":\"BTCUSDT\",\"lastPrice\":\"97000\"}'") String json;
         public Integer call() throws Exception { return admin.send("POST", "/admin/v1/tickers", "application/json", json); }
+    }
+
+    /** A subcommand that posts its --json to one admin path. */
+    abstract static class PostJson implements Callable<Integer> {
+        @ParentCommand AdminCommand admin;
+        @Option(names = "--json", required = true, description = "the request body, fields as in a seed file") String json;
+        abstract String path();
+        public Integer call() throws Exception { return admin.send("POST", path(), "application/json", json); }
+    }
+
+    @Command(name = "set-instrument", description = "Create or replace an instrument, e.g. '{\"category\":\"SPOT\",\"symbol\":\"SOLUSDT\",\"baseCoin\":\"SOL\",\"quoteCoin\":\"USDT\"}'.")
+    static final class SetInstrument extends PostJson { String path() { return "/admin/v1/instruments"; } }
+
+    @Command(name = "loan-terms", description = "Set a coin's borrowing terms: {coin, interestFreeAmount, hourlyRate}.")
+    static final class LoanTerms extends PostJson { String path() { return "/admin/v1/loan-terms"; } }
+
+    @Command(name = "deposit", description = "Deposit through the ledger: {uid, account, coin, amount, ref} (idempotent per ref).")
+    static final class Deposit extends PostJson { String path() { return "/admin/v1/ledger/deposit"; } }
+
+    @Command(name = "adjust", description = "Adjust a balance by a signed amount: {uid, account, coin, amount, ref}.")
+    static final class Adjust extends PostJson { String path() { return "/admin/v1/ledger/adjust"; } }
+
+    @Command(name = "borrow", description = "Borrow (amount > 0) or repay (< 0) in the unified account: {uid, coin, amount, ref}.")
+    static final class Borrow extends PostJson { String path() { return "/admin/v1/ledger/borrow"; } }
+
+    @Command(name = "open-position", description = "Open a futures position: {uid, category, symbol, holdSide, marginMode, leverage, size, price, fee}.")
+    static final class OpenPosition extends PostJson { String path() { return "/admin/v1/positions"; } }
+
+    @Command(name = "balances", description = "Show an account's balances.")
+    static final class Balances implements Callable<Integer> {
+        @ParentCommand AdminCommand admin;
+        @Parameters(description = "UID") long uid;
+        public Integer call() throws Exception { return admin.send("GET", "/admin/v1/accounts/" + uid + "/balances", "application/json", null); }
+    }
+
+    @Command(name = "ledger-check", description = "Prove conservation: balances equal the journal, nothing negative.")
+    static final class LedgerCheck implements Callable<Integer> {
+        @ParentCommand AdminCommand admin;
+        public Integer call() throws Exception { return admin.send("GET", "/admin/v1/ledger/check", "application/json", null); }
     }
 }

@@ -149,38 +149,21 @@ final class LedgerStore {
                         r.getAvailable(), r.getFrozen(), r.getDebt()));
     }
 
-    /** Balance rows whose fields differ from the sums of their journal rows (empty when conserved). */
+    /**
+     * Balance fields that differ from the sum of their journal rows (empty when conserved). One statement,
+     * so PostgreSQL answers from one snapshot: each balance field counts positive, each journal row negative,
+     * and any (row, field) whose total is not zero is a mismatch.
+     */
     List<String> balanceMismatches(DSLContext dsl) {
-        // Journal sums per balance row and field, then compared with the rows in memory (H2 has no FULL JOIN).
-        Map<String, BigDecimal[]> sums = new TreeMap<>();
-        dsl.select(JOURNAL.UID, JOURNAL.ACCOUNT_TYPE, JOURNAL.COIN, JOURNAL.FIELD, sum(JOURNAL.AMOUNT))
-                .from(JOURNAL).where(JOURNAL.UID.isNotNull())
-                .groupBy(JOURNAL.UID, JOURNAL.ACCOUNT_TYPE, JOURNAL.COIN, JOURNAL.FIELD)
-                .fetch().forEach(r -> {
-                    BigDecimal[] v = sums.computeIfAbsent(r.value1() + "/" + r.value2() + "/" + r.value3(), k -> zeros());
-                    v[Field.valueOf(r.value4()).ordinal()] = r.value5();
-                });
-        List<String> out = new ArrayList<>();
-        dsl.selectFrom(BALANCE).fetch().forEach(b -> {
-            String key = b.getUid() + "/" + b.getAccountType() + "/" + b.getCoin();
-            BigDecimal[] j = sums.getOrDefault(key, zeros());
-            sums.remove(key);
-            BigDecimal[] row = {b.getAvailable(), b.getFrozen(), b.getDebt()};
-            for (Field f : Field.values()) {
-                if (row[f.ordinal()].compareTo(j[f.ordinal()]) != 0) {
-                    out.add(key + " " + f + ": balance " + row[f.ordinal()].toPlainString() + " journal " + j[f.ordinal()].toPlainString());
-                }
-            }
-        });
-        sums.forEach((key, j) -> {
-            for (Field f : Field.values()) {
-                if (j[f.ordinal()].signum() != 0) out.add(key + " " + f + ": no balance row, journal " + j[f.ordinal()].toPlainString());
-            }
-        });
-        return out;
+        return dsl.resultQuery("""
+                select uid, account_type, coin, field, sum(v) as diff from (
+                    select uid, account_type, coin, 'available' as field, available as v from balance
+                    union all select uid, account_type, coin, 'frozen', frozen from balance
+                    union all select uid, account_type, coin, 'debt', debt from balance
+                    union all select uid, account_type, coin, field, -amount from journal where uid is not null
+                ) x group by uid, account_type, coin, field having sum(v) <> 0""")
+                .fetch(r -> r.get(0) + "/" + r.get(1) + "/" + r.get(2) + " " + r.get(3) + ": balance - journal = " + r.get(4));
     }
-
-    private static BigDecimal[] zeros() { return new BigDecimal[]{BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO}; }
 
     /** Ledger transactions whose journal rows do not sum to zero per coin (empty when double entry holds). */
     List<String> unbalancedTransactions(DSLContext dsl) {

@@ -94,6 +94,18 @@ class CliTest {
     }
 
     @Test
+    void adminProvisionsInstrumentsAndMovesMoneyThroughTheLedger() {
+        assertThat(tas(admin("set-instrument", "--json", "{\"category\":\"SPOT\",\"symbol\":\"SOLUSDT\",\"baseCoin\":\"SOL\",\"quoteCoin\":\"USDT\"}")).exit()).isZero();
+        assertThat(tas(admin("deposit", "--json", "{\"uid\":1000000002,\"account\":\"spot\",\"coin\":\"SOL\",\"amount\":\"3\",\"ref\":\"cli-1\"}")).exit()).isZero();
+        assertThat(tas(admin("adjust", "--json", "{\"uid\":1000000002,\"account\":\"spot\",\"coin\":\"SOL\",\"amount\":\"-1\",\"ref\":\"cli-2\"}")).exit()).isZero();
+        assertThat(tas(admin("balances", "1000000002")).out()).contains("\"account\":\"spot\",\"coin\":\"SOL\",\"available\":\"2\"");
+        assertThat(tas(admin("ledger-check")).out()).contains("\"ok\":true");
+        Run bad = tas(admin("adjust", "--json", "{\"uid\":1000000002,\"account\":\"spot\",\"coin\":\"SOL\",\"amount\":\"-5\",\"ref\":\"cli-3\"}"));
+        assertThat(bad.exit()).isEqualTo(1);
+        assertThat(bad.out()).contains("\"code\":\"25202\"");
+    }
+
+    @Test
     void endpointsPrintsTheInventory() {
         Run r = tas("endpoints");
         assertThat(r.out()).contains("| GET | `/api/v3/account/info` |").hasLineCount(33);

@@ -36,7 +36,7 @@ class ConservationPropertyTest {
     @Parameter Databases.Kind kind;
 
     @Test
-    void everyStepKeepsTheLedgerConserved() {
+    void everyStepKeepsTheLedgerConserved() throws Exception {
         long seed = Long.getLong("tas.property.seed", System.nanoTime());
         System.out.println("ConservationPropertyTest[" + kind + "] seed=" + seed + " (replay with -Dtas.property.seed=" + seed + ")");
         Random rnd = new Random(seed);
@@ -123,6 +123,15 @@ class ConservationPropertyTest {
             }
             System.out.println("ConservationPropertyTest[" + kind + "] accepted=" + accepted + " rejected=" + rejected);
             assertThat(accepted).as("the sequence must exercise the ledger").isGreaterThan(100);
+
+            // The check itself can fail: a balance changed behind the ledger's back is reported.
+            try (var c = java.sql.DriverManager.getConnection(server.db.url(), server.db.user(), "");
+                 var st = c.createStatement()) {
+                st.executeUpdate("update balance set available = available + 0.000000000000000001 where uid = 1000000002 and account_type = 'unified' and coin = 'USDT'");
+            }
+            Ledger.Check tampered = app.services().ledger().check();
+            assertThat(tampered.ok()).isFalse();
+            assertThat(tampered.balanceMismatches()).singleElement().asString().startsWith("1000000002/unified/USDT available");
         }
     }
 
