@@ -16,7 +16,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 import static io.tas.store.generated.Tables.*;
 import static org.jooq.impl.DSL.*;

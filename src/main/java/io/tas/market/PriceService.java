@@ -5,7 +5,6 @@ import io.tas.error.ApiException;
 import io.tas.error.ErrorCode;
 
 import java.math.BigDecimal;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -34,6 +33,4 @@ public final class PriceService {
         return market.ticker(category, symbol).map(Ticker::markPrice).filter(p -> p != null && p.signum() > 0)
                 .orElseThrow(() -> new ApiException(ErrorCode.PRICE_UNAVAILABLE, symbol));
     }
-
-    public List<Ticker> tickers(Category category) { return market.tickers(category, null); }
 }

@@ -24,8 +24,7 @@ class AdminApiTest {
 
     @BeforeEach
     void setUp() {
-        server = ServerPool.server(kind);
-        ServerPool.nextSecond(kind);
+        server = ServerPool.next(kind);
         admin = new Admin(server);
     }
 

@@ -24,8 +24,7 @@ class AuthApiTest {
 
     @BeforeEach
     void setUp() {
-        server = ServerPool.server(kind);
-        ServerPool.nextSecond(kind);
+        server = ServerPool.next(kind);
     }
 
     private Reply info(Credentials c) { return server.client(c).get("/api/v3/account/info"); }

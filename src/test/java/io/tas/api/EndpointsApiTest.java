@@ -28,8 +28,7 @@ class EndpointsApiTest {
 
     @BeforeEach
     void setUp() {
-        server = ServerPool.server(kind);
-        ServerPool.nextSecond(kind);
+        server = ServerPool.next(kind);
         main = server.client(Credentials.MAIN_RW);
     }
 

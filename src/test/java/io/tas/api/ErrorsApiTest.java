@@ -24,8 +24,7 @@ class ErrorsApiTest {
 
     @BeforeEach
     void setUp() {
-        server = ServerPool.server(kind);
-        ServerPool.nextSecond(kind);
+        server = ServerPool.next(kind);
         main = server.client(Credentials.MAIN_RW);
     }
 

@@ -35,8 +35,7 @@ class MoneyApiTest {
 
     @BeforeEach
     void setUp() {
-        server = ServerPool.server(kind);
-        ServerPool.nextSecond(kind);
+        server = ServerPool.next(kind);
         admin = new Admin(server);
         demo = server.client(Credentials.MAIN_RW);
     }

@@ -25,8 +25,7 @@ class RateLimitApiTest {
 
     @BeforeEach
     void setUp() {
-        server = ServerPool.server(kind);
-        ServerPool.nextSecond(kind);
+        server = ServerPool.next(kind);
     }
 
     private static int accepted(int attempts, Supplier<Reply> call) {

@@ -27,6 +27,12 @@ public final class ServerPool {
         return CLOCKS.get(kind);
     }
 
+    /** The shared server, one second later than the previous test: every rate-limit bucket has refilled. */
+    public static TestServer next(Databases.Kind kind) {
+        nextSecond(kind);
+        return server(kind);
+    }
+
     /** A fresh rate-limit window for the next test: every bucket refills after one second. */
     public static void nextSecond(Databases.Kind kind) {
         clock(kind).advance(Duration.ofMillis(1001));
