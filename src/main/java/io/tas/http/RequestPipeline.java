@@ -118,7 +118,7 @@ public final class RequestPipeline {
 
     private byte[] readBody(ServerRequest req) {
         if (!req.content().hasEntity()) return EMPTY;
-        long declared = req.headers().first(HeaderNames.CONTENT_LENGTH).map(Long::parseLong).orElse(-1L);
+        long declared = req.headers().first(HeaderNames.CONTENT_LENGTH).map(RequestPipeline::length).orElse(-1L);
         if (declared > maxBodyBytes) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "request body larger than " + maxBodyBytes + " bytes");
         try (InputStream in = req.content().inputStream()) {
             byte[] bytes = in.readNBytes(maxBodyBytes + 1);
@@ -127,6 +127,14 @@ public final class RequestPipeline {
             return bytes;
         } catch (IOException e) {
             throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "unreadable request body");
+        }
+    }
+
+    private static long length(String header) {
+        try {
+            return Long.parseLong(header.trim());
+        } catch (NumberFormatException e) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "malformed Content-Length");
         }
     }
 
