@@ -4,13 +4,16 @@ import io.tas.App;
 import io.tas.config.Config;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.util.concurrent.Callable;
 
 /** `tas demo`: the sandbox on embedded H2 with the demo scenario, and how to make a first signed call. */
 @Command(name = "demo", mixinStandardHelpOptions = true, description = "Start the sandbox on H2 (./data) with demo data.")
 public final class DemoCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
     @Mixin ServerOptions options = new ServerOptions();
     @Option(names = "--reset", description = "throw away ./data state and start from the demo seed again")
     boolean reset;
@@ -20,7 +23,8 @@ public final class DemoCommand implements Callable<Integer> {
         Config config = options.apply(Config.fromEnv(System.getenv()));
         App app = ServeCommand.start(config, "demo", reset);
         String base = "http://127.0.0.1:" + app.port();
-        System.out.println(banner(base, config, app.adminPort()));
+        spec.commandLine().getOut().println(banner(base, config, app.adminPort()));
+        spec.commandLine().getOut().flush();
         ServeCommand.awaitShutdown(app);
         return 0;
     }

@@ -5,7 +5,9 @@ import io.tas.admin.SeedFile;
 import io.tas.config.Config;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 import java.time.Clock;
 import java.util.concurrent.Callable;
@@ -14,6 +16,7 @@ import java.util.concurrent.CountDownLatch;
 /** `tas serve`: run the service. */
 @Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the service (H2 file ./data by default, or PostgreSQL by --db-url).")
 public final class ServeCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
     @Mixin ServerOptions options = new ServerOptions();
     @Option(names = "--seed", description = "seed to apply when the database has no accounts: 'demo' or a YAML/JSON file")
     String seed;
@@ -24,8 +27,9 @@ public final class ServeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Config config = options.apply(Config.fromEnv(System.getenv()));
         App app = start(config, seed, reset);
-        System.out.printf("Trading Account Service listening on http://127.0.0.1:%d (admin http://%s:%d)%n",
+        spec.commandLine().getOut().printf("Trading Account Service listening on http://127.0.0.1:%d (admin http://%s:%d)%n",
                 app.port(), config.adminHost(), app.adminPort());
+        spec.commandLine().getOut().flush();
         awaitShutdown(app);
         return 0;
     }
