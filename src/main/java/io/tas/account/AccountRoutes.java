@@ -7,6 +7,7 @@ import io.tas.auth.Permission;
 import io.tas.http.ApiRequest;
 import io.tas.http.Endpoint;
 import io.tas.http.Json;
+import io.tas.http.RawJson;
 import io.tas.http.Routes;
 
 import java.util.List;
@@ -44,8 +45,22 @@ public final class AccountRoutes implements Routes.Feature {
                 key.permissions().stream().map(Permission::wire).toList(), Long.toString(a.createdTime()));
     }
 
-    private SettingsView settings(ApiRequest r) {
+    /** The serialized view of the settings object it was made from; valid while the service returns that same object. */
+    private record SerializedSettings(AccountSettings source, RawJson json) {}
+
+    private final java.util.concurrent.ConcurrentMap<Long, SerializedSettings> serialized = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** §2.3, served from the serialized view while the (cached) settings are unchanged: the hottest read row. */
+    private RawJson settings(ApiRequest r) {
         AccountSettings s = accounts.settings(r.uid());
+        SerializedSettings cached = serialized.get(r.uid());
+        if (cached != null && cached.source() == s) return cached.json();
+        RawJson json = RawJson.of(view(s));
+        serialized.put(r.uid(), new SerializedSettings(s, json));
+        return json;
+    }
+
+    private static SettingsView view(AccountSettings s) {
         return new SettingsView(Long.toString(s.uid()), s.accountMode().name(), s.accountLevel().name(),
                 s.assetMode().name(), s.holdMode().name(), s.stpMode().name(), s.deltaSwitch().name(),
                 s.repayMode().name(),

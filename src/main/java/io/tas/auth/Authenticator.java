@@ -54,7 +54,11 @@ public final class Authenticator {
 
     private static long parseTimestamp(String s) {
         // Unix milliseconds as decimal digits (wire facts §1.1); anything else is 40005.
-        if (s.length() > 15 || !s.chars().allMatch(Character::isDigit)) throw new ApiException(ErrorCode.ACCESS_TIMESTAMP_INVALID);
+        if (s.length() > 15) throw new ApiException(ErrorCode.ACCESS_TIMESTAMP_INVALID);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') throw new ApiException(ErrorCode.ACCESS_TIMESTAMP_INVALID);
+        }
         return Long.parseLong(s);
     }
 

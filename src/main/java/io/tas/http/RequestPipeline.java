@@ -39,7 +39,7 @@ public final class RequestPipeline {
     private static final HeaderName REMAINING = HeaderNames.create("x-mbx-used-remain-limit");
     private static final byte[] EMPTY = new byte[0];
 
-    private final Map<String, Endpoint> byMethodAndPath = new HashMap<>();
+    private final Map<String, Map<String, Endpoint>> byMethodThenPath = new HashMap<>();
     private final Routes routes;
     private final Authenticator authenticator;
     private final Guards guards;
@@ -49,10 +49,11 @@ public final class RequestPipeline {
     private final MeterRegistry metrics;
     private final AtomicLong errorIds = new AtomicLong();
     private final java.util.concurrent.ConcurrentMap<String, io.micrometer.core.instrument.Counter> counters = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Endpoint, io.micrometer.core.instrument.Counter> successes = new java.util.EnumMap<>(Endpoint.class);
 
     public RequestPipeline(Routes routes, Authenticator authenticator, io.tas.account.AccountService accounts,
                            RateLimiter limiter, Clock clock, int maxBodyBytes, MeterRegistry metrics) {
-        for (Endpoint e : Endpoint.values()) byMethodAndPath.put(e.method() + ' ' + e.path(), e);
+        for (Endpoint e : Endpoint.values()) byMethodThenPath.computeIfAbsent(e.method(), m -> new HashMap<>()).put(e.path(), e);
         this.routes = routes;
         this.authenticator = authenticator;
         this.guards = new Guards(accounts);
@@ -60,13 +61,15 @@ public final class RequestPipeline {
         this.clock = clock;
         this.maxBodyBytes = maxBodyBytes;
         this.metrics = metrics;
+        for (Endpoint e : Endpoint.values()) successes.put(e, metrics.counter("tas_requests_total", "endpoint", e.name(), "code", ErrorCode.SUCCESS.code()));
     }
 
     public void handle(ServerRequest req, ServerResponse res) {
         long now = clock.millis();
         Endpoint ep = null;
         try {
-            ep = byMethodAndPath.get(req.prologue().method().text() + ' ' + req.path().rawPath());
+            Map<String, Endpoint> byPath = byMethodThenPath.get(req.prologue().method().text());
+            ep = byPath == null ? null : byPath.get(req.path().rawPath());
             if (ep == null) throw new ApiException(ErrorCode.URL_NOT_FOUND);
 
             boolean post = ep.method().equals("POST");
@@ -90,7 +93,7 @@ public final class RequestPipeline {
             if (d.remaining() != Long.MAX_VALUE) res.header(REMAINING, Long.toString(d.remaining()));
             if (!d.allowed()) throw new ApiException(ErrorCode.TOO_MANY_REQUESTS);
 
-            Map<String, String> query = new HashMap<>();
+            Map<String, String> query = rawQuery == null || rawQuery.isEmpty() ? Map.of() : new HashMap<>();
             for (QueryString.Pair p : QueryString.decode(rawQuery)) query.putIfAbsent(p.key(), p.value());
             JsonNode json = post ? parseJsonBody(body) : null;
 
@@ -130,6 +133,25 @@ public final class RequestPipeline {
         }
     }
 
+    private static final byte[] SUCCESS_HEAD = "{\"code\":\"00000\",\"msg\":\"success\",\"requestTime\":".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    private static final byte[] DATA = ",\"data\":".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+    /** The success envelope around data that is already JSON (same bytes Jackson would write). */
+    private static byte[] successWith(long requestTime, RawJson raw) {
+        byte[] time = Long.toString(requestTime).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        byte[] out = new byte[SUCCESS_HEAD.length + time.length + DATA.length + raw.utf8().length + 1];
+        int i = 0;
+        System.arraycopy(SUCCESS_HEAD, 0, out, i, SUCCESS_HEAD.length);
+        i += SUCCESS_HEAD.length;
+        System.arraycopy(time, 0, out, i, time.length);
+        i += time.length;
+        System.arraycopy(DATA, 0, out, i, DATA.length);
+        i += DATA.length;
+        System.arraycopy(raw.utf8(), 0, out, i, raw.utf8().length);
+        out[out.length - 1] = '}';
+        return out;
+    }
+
     private static long length(String header) {
         try {
             return Long.parseLong(header.trim());
@@ -162,12 +184,16 @@ public final class RequestPipeline {
     }
 
     private void send(ServerResponse res, int status, Envelope envelope, Endpoint ep, String code) {
-        String endpoint = ep == null ? "unknown" : ep.name();
-        counters.computeIfAbsent(endpoint + ' ' + code, k -> metrics.counter("tas_requests_total", "endpoint", endpoint, "code", code)).increment();
+        if (ep != null && status == 200) {
+            successes.get(ep).increment();
+        } else {
+            String endpoint = ep == null ? "unknown" : ep.name();
+            counters.computeIfAbsent(endpoint + ' ' + code, k -> metrics.counter("tas_requests_total", "endpoint", endpoint, "code", code)).increment();
+        }
         try {
             res.status(status);
             res.header(HeaderNames.CONTENT_TYPE, "application/json");
-            res.send(Json.MAPPER.writeValueAsBytes(envelope));
+            res.send(envelope.data() instanceof RawJson raw ? successWith(envelope.requestTime(), raw) : Json.MAPPER.writeValueAsBytes(envelope));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
