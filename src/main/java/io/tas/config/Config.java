@@ -47,8 +47,6 @@ public record Config(
                 !"off".equalsIgnoreCase(env.getOrDefault("TAS_CACHE", "on")));
     }
 
-    public boolean isPostgres() { return dbUrl.startsWith("jdbc:postgresql"); }
-
     public Config withPort(int p) { return new Config(host, p, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled); }
     public Config withAdminPort(int p) { return new Config(host, port, adminHost, p, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled); }
     public Config withDb(String url, String user, String password) {

@@ -145,7 +145,6 @@ public final class PositionService {
 
     public List<Position> open(long uid) { return store.byStatus(db.dsl(), uid, Status.open); }
 
-    public List<Position> closed(long uid) { return store.byStatus(db.dsl(), uid, Status.closed); }
 
     /** A position with its figures at the current mark price (docs/formulas.md). */
     public record Valuation(Position position, BigDecimal markPrice, BigDecimal unrealizedPL, BigDecimal keepMarginRate,
