@@ -87,10 +87,9 @@ public final class SmallAssetConversion {
         }
         String token = config.platformToken();
         BigDecimal tokenPrice = prices.requireUsdtPrice(token);
-        Map<String, BigDecimal> coinPrices = new HashMap<>();
         for (String coin : fromCoins) {
             if (coin.equals(token)) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, coin + " is the target coin");
-            coinPrices.put(coin, prices.usdtPrice(coin).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, coin)));
+            if (prices.usdtPrice(coin).isEmpty()) throw new ApiException(ErrorCode.PARAM_NOT_EXIST, coin);
         }
         BalanceKey tokenKey = new BalanceKey(uid, AccountType.unified, token);
         List<BalanceKey> keys = new ArrayList<>();
@@ -111,7 +110,7 @@ public final class SmallAssetConversion {
                 moves.add(move(b.key(), Field.available, b.available().negate(), Counter.conversion));
                 moves.add(move(tokenKey, Field.available, gross, Counter.conversion));
                 if (a.fee().signum() != 0) moves.add(move(tokenKey, Field.available, a.fee().negate(), Counter.fee));
-                orders.add(new ConvertOrder(orderId, uid, coin, b.available(), coinPrices.get(coin), token,
+                orders.add(new ConvertOrder(orderId, uid, coin, b.available(), a.coinPrice(), token,
                         a.estimatedAmount(), tokenPrice, a.fee(), token, "success", now));
             }
             rows.post("convert", null, uid, moves, List.of(store.insert(dsl, orders)));

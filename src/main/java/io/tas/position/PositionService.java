@@ -150,12 +150,18 @@ public final class PositionService {
     public record Valuation(Position position, BigDecimal markPrice, BigDecimal unrealizedPL, BigDecimal keepMarginRate,
                             BigDecimal marginRatio, BigDecimal breakEvenPrice, BigDecimal liquidationPrice) {}
 
+    /** Unrealised PnL at the current mark price, in the margin coin (no balance read). */
+    public BigDecimal unrealizedPL(Position p) {
+        Instrument inst = market.instrument(p.category(), p.symbol());
+        return PositionMath.pnl(inst.isInverse(), p.holdSide().sign(), p.size(), p.openPriceAvg(), prices.requireMarkPrice(p.category(), p.symbol()));
+    }
+
     public Valuation value(Position p) {
         Instrument inst = market.instrument(p.category(), p.symbol());
         BigDecimal mark = prices.requireMarkPrice(p.category(), p.symbol());
         boolean inv = inst.isInverse();
         int dir = p.holdSide().sign();
-        BigDecimal upl = PositionMath.pnl(inv, dir, p.size(), p.openPriceAvg(), mark);
+        BigDecimal upl = unrealizedPL(p);
         BigDecimal mmr = PositionMath.mmr(inst, p.size(), mark);
         BigDecimal maintenance = PositionMath.maintenanceMargin(inv, p.size(), mark, mmr);
         // Crossed positions are backed by the free balance of the margin coin as well as their own margin.

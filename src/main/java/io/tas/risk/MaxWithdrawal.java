@@ -54,7 +54,7 @@ public final class MaxWithdrawal {
             }
             for (Position pos : positions.open(uid)) {
                 if (pos.marginMode() != MarginMode.crossed) continue;
-                BigDecimal upl = positions.value(pos).unrealizedPL();
+                BigDecimal upl = positions.unrealizedPL(pos);
                 if (upl.signum() < 0) free = free.add(upl.multiply(prices.requireUsdtPrice(pos.marginCoin())));
             }
             Balance own = balances.stream().filter(b -> b.key().equals(new BalanceKey(uid, AccountType.unified, coin))).findFirst()
