@@ -88,6 +88,7 @@ public final class App implements AutoCloseable {
         try {
             beforeListen.accept(provisioning);
         } catch (RuntimeException e) {
+            ledger.close();
             changes.close();
             db.close();
             throw e;
@@ -137,6 +138,7 @@ public final class App implements AutoCloseable {
     @Override
     public void close() {
         server.stop();
+        services.ledger().close();
         changes.close();
         db.close();
     }

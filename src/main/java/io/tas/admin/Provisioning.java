@@ -109,9 +109,18 @@ public final class Provisioning {
 
     private void seedAccountContents(Account a, SeedAccount spec, List<CreatedKey> createdKeys) {
         for (SeedKey k : spec.apiKeys()) createdKeys.add(createKey(a.uid(), k));
+        // The opening balances are one deposit transaction per account: a seed with thousands of balances costs
+        // a few statements per account, not per balance.
+        List<io.tas.ledger.LedgerTypes.Movement> deposits = new ArrayList<>();
+        for (SeedBalance b : spec.balances()) {
+            if (b.available() != null && b.available().signum() > 0) {
+                AccountType account = parse(() -> AccountType.valueOf(require(b.account(), "account")), "account");
+                deposits.add(Ledger.move(new BalanceKey(a.uid(), account, coin(b.coin())), Field.available, b.available(), Counter.deposit));
+            }
+        }
+        if (!deposits.isEmpty()) ledger.postOnce("deposit", "seed:" + a.uid(), a.uid(), deposits);
         for (SeedBalance b : spec.balances()) {
             String ref = "seed:" + a.uid() + ":" + b.account() + ":" + b.coin();
-            if (b.available() != null && b.available().signum() > 0) deposit(new LedgerOp(a.uid(), b.account(), b.coin(), b.available(), ref));
             if (b.debt() != null && b.debt().signum() > 0) borrow(new LedgerOp(a.uid(), "unified", b.coin(), b.debt(), ref + ":debt"));
         }
         for (SeedPosition pos : spec.positions()) {

@@ -20,9 +20,18 @@ import java.util.List;
  */
 public record SeedFile(List<SeedInstrument> instruments, List<SeedTicker> tickers, List<SeedLoanTerms> loanTerms,
                        List<SeedAccount> accounts) {
-    /** YAML is a superset of JSON, so one mapper reads both. */
-    public static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory())
+    /**
+     * YAML is a superset of JSON, so one mapper reads both. SnakeYAML stops at 3 MB by default; a seed is the
+     * operator's own file and may hold many thousand balances, so it may be up to 256 MB.
+     */
+    public static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder().loaderOptions(seedLoaderOptions()).build())
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+    private static org.yaml.snakeyaml.LoaderOptions seedLoaderOptions() {
+        var options = new org.yaml.snakeyaml.LoaderOptions();
+        options.setCodePointLimit(256 * 1024 * 1024);
+        return options;
+    }
 
     /** "demo" is the bundled scenario; anything else is a path to a YAML or JSON file. */
     public static SeedFile load(String nameOrPath) throws IOException {

@@ -2,25 +2,20 @@ package io.tas.convert;
 
 import org.jooq.Condition;
 import org.jooq.DSLContext;
-import org.jooq.Query;
 
 import java.util.List;
+
+import io.tas.store.generated.tables.records.ConvertOrderRecord;
 
 import static io.tas.store.generated.Tables.CONVERT_ORDER;
 
 /** SQL for convert orders. */
 final class ConvertStore {
 
-    /** The coins of one trade in one statement (sent with the ledger's writes). */
-    Query insert(DSLContext dsl, List<ConvertOrder> orders) {
-        var insert = dsl.insertInto(CONVERT_ORDER, CONVERT_ORDER.ORDER_ID, CONVERT_ORDER.FROM_COIN, CONVERT_ORDER.UID,
-                CONVERT_ORDER.FROM_AMOUNT, CONVERT_ORDER.FROM_COIN_PRICE, CONVERT_ORDER.TO_COIN, CONVERT_ORDER.TO_AMOUNT,
-                CONVERT_ORDER.TO_COIN_PRICE, CONVERT_ORDER.FEE, CONVERT_ORDER.FEE_COIN, CONVERT_ORDER.STATUS, CONVERT_ORDER.CREATED_TIME);
-        for (ConvertOrder o : orders) {
-            insert = insert.values(o.orderId(), o.fromCoin(), o.uid(), o.fromAmount(), o.fromCoinPrice(), o.toCoin(), o.toAmount(),
-                    o.toCoinPrice(), o.fee(), o.feeCoin(), o.status(), o.createdTime());
-        }
-        return insert;
+    /** The coins of one trade as records, inserted by the ledger with its own writes. */
+    List<ConvertOrderRecord> records(List<ConvertOrder> orders) {
+        return orders.stream().map(o -> new ConvertOrderRecord(o.orderId(), o.fromCoin(), o.uid(), o.fromAmount(), o.fromCoinPrice(),
+                o.toCoin(), o.toAmount(), o.toCoinPrice(), o.fee(), o.feeCoin(), o.status(), o.createdTime())).toList();
     }
 
     /** The newest `limit` orders (all their coins) matching the filter, below the cursor. */

@@ -95,15 +95,14 @@ public final class SmallAssetConversion {
         List<BalanceKey> keys = new ArrayList<>();
         keys.add(tokenKey);
         fromCoins.forEach(c -> keys.add(new BalanceKey(uid, AccountType.unified, c)));
-        return db.tx(dsl -> {
-            Ledger.Locked rows = ledger.lock(keys);
+        return ledger.submit(keys, rows -> {
             long orderId = ids.next();
             long now = clock.millis();
             List<Movement> moves = new ArrayList<>();
             List<ConvertOrder> orders = new ArrayList<>();
             for (String coin : fromCoins) {
                 Balance b = rows.get(new BalanceKey(uid, AccountType.unified, coin));
-                // Re-checked under the lock: a concurrent trade may have converted it already.
+                // Decided under the lock: a concurrent trade may have converted it already.
                 SmallAsset a = estimate(b, tokenPrice).orElseThrow(() ->
                         new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, coin + " is not a small asset"));
                 BigDecimal gross = a.estimatedAmount().add(a.fee());
@@ -113,7 +112,7 @@ public final class SmallAssetConversion {
                 orders.add(new ConvertOrder(orderId, uid, coin, b.available(), a.coinPrice(), token,
                         a.estimatedAmount(), tokenPrice, a.fee(), token, "success", now));
             }
-            rows.post("convert", null, uid, moves, List.of(store.insert(dsl, orders)));
+            rows.post("convert", null, uid, moves, store.records(orders));
             return new Trade(List.copyOf(fromCoins), token, orderId);
         });
     }

@@ -5,42 +5,59 @@ import io.tas.error.ErrorCode;
 import io.tas.ledger.LedgerTypes.*;
 import io.tas.store.Database;
 import io.tas.store.IdGenerator;
-import org.jooq.Query;
+import org.jooq.TableRecord;
 import org.jooq.exception.IntegrityConstraintViolationException;
 
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.util.*;
+import java.util.function.Function;
 
 /**
- * The double-entry ledger (DESIGN: Ledger). Every change is one transaction that locks the affected
+ * The double-entry ledger (DESIGN: Ledger). Every change is one ledger transaction that locks the affected
  * balance rows first (in key order), checks that nothing goes negative, updates the rows and writes a
  * journal pair per movement: the user's row and the counter-account's, summing to zero per coin.
+ * Changes outside a caller's transaction go through {@link GroupCommit}: concurrent ones share a commit.
  */
-public final class Ledger {
+public final class Ledger implements AutoCloseable {
     /** Decimal places of every stored amount (numeric(38, 18)). */
     public static final int SCALE = 18;
     private final Database db;
     private final Clock clock;
     private final IdGenerator ids;
     private final LedgerStore store = new LedgerStore();
+    private final GroupCommit groupCommit;
 
     public Ledger(Database db, Clock clock, IdGenerator ids) {
         this.db = db;
         this.clock = clock;
         this.ids = ids;
+        this.groupCommit = new GroupCommit(this::runTogether);
     }
 
-    /** Balance rows locked for the current transaction; read them, then post movements against them. */
-    public final class Locked {
-        private final Map<BalanceKey, Balance> rows = new TreeMap<>();
+    /** The writes of one ledger transaction, staged until its database transaction writes them. */
+    record Staged(long txId, String kind, String ref, long uid, long time, List<LedgerStore.JournalRow> journal,
+                  List<? extends TableRecord<?>> records) {}
 
-        private Locked(List<Balance> locked) { locked.forEach(b -> rows.put(b.key(), b)); }
+    /**
+     * Balance rows locked for the current change; read them, then post movements against them. Reads see
+     * earlier changes of the same batch; a change that throws leaves the batch's rows as they were.
+     */
+    public final class Locked {
+        private final Set<BalanceKey> declared;
+        private final Map<BalanceKey, Balance> shared;
+        private final Map<BalanceKey, Balance> mine = new TreeMap<>();
+        private final List<Staged> staged = new ArrayList<>();
+
+        Locked(Set<BalanceKey> declared, Map<BalanceKey, Balance> shared) {
+            this.declared = declared;
+            this.shared = shared;
+        }
 
         public Balance get(BalanceKey key) {
-            Balance b = rows.get(key);
-            if (b == null) throw new IllegalStateException("not locked: " + key);
-            return b;
+            if (!declared.contains(key)) throw new IllegalStateException("not locked: " + key);
+            Balance b = mine.get(key);
+            return b != null ? b : shared.get(key);
         }
 
         /** Applies the movements (all or nothing) and journals them under a new ledger transaction. */
@@ -48,54 +65,124 @@ public final class Ledger {
             return post(kind, ref, uid, movements, List.of());
         }
 
-        /**
-         * As post, and sends the caller's own writes of the same change (e.g. the convert order) in the same
-         * batch, so a whole money change costs one lock round trip, one write round trip and the commit.
-         */
-        public long post(String kind, String ref, long uid, List<Movement> movements, List<Query> alsoWrite) {
-            Map<BalanceKey, Balance> next = new TreeMap<>(rows);
+        /** As post, and inserts the caller's own records of the same change (e.g. the convert order) with it. */
+        public long post(String kind, String ref, long uid, List<Movement> movements, List<? extends TableRecord<?>> records) {
+            Map<BalanceKey, Balance> next = new TreeMap<>();
             for (Movement m : movements) {
                 // The database keeps 18 decimals; a finer amount would be rounded differently in the
                 // journal and in the balance. Callers round (Ledger.scaled) before posting.
                 if (m.amount().stripTrailingZeros().scale() > SCALE) {
                     throw new IllegalArgumentException("amount beyond ledger precision: " + m.amount());
                 }
-                Balance b = next.get(m.key());
-                if (b == null) throw new IllegalStateException("not locked: " + m.key());
+                Balance b = next.containsKey(m.key()) ? next.get(m.key()) : get(m.key());
                 Balance after = b.plus(m.field(), m.amount());
-                if (after.get(m.field()).signum() < 0) {
-                    throw new ApiException(ErrorCode.INSUFFICIENT_BALANCE);
-                }
+                if (after.get(m.field()).signum() < 0) throw new ApiException(ErrorCode.INSUFFICIENT_BALANCE);
                 next.put(m.key(), after);
             }
-            var dsl = db.dsl();
             long txId = ids.next();
-            List<Query> writes = new ArrayList<>();
-            writes.add(store.insertTx(dsl, txId, kind, ref, uid, clock.millis()));
             List<LedgerStore.JournalRow> journal = new ArrayList<>(movements.size() * 2);
             for (Movement m : movements) {
                 BalanceKey k = m.key();
                 journal.add(new LedgerStore.JournalRow(ids.next(), txId, k.uid(), k.account().name(), m.field().name(), k.coin(), m.amount()));
                 journal.add(new LedgerStore.JournalRow(ids.next(), txId, null, null, m.counter().name(), k.coin(), m.amount().negate()));
             }
-            writes.add(store.insertJournal(dsl, journal));
-            SortedSet<BalanceKey> changed = touched(movements);
-            for (BalanceKey k : changed) writes.add(store.update(dsl, next.get(k)));
-            writes.addAll(alsoWrite);
-            store.execute(dsl, writes);
-            for (BalanceKey k : changed) rows.put(k, next.get(k));
+            mine.putAll(next);
+            staged.add(new Staged(txId, kind, ref, uid, clock.millis(), journal, records));
             return txId;
+        }
+
+        /** The change succeeded: its rows become the batch's, its writes join the batch's. */
+        void mergeInto(Set<BalanceKey> changed, List<Staged> writes) {
+            shared.putAll(mine);
+            changed.addAll(mine.keySet());
+            writes.addAll(staged);
         }
     }
 
-    /** Locks (creating when missing) the given rows in key order. Call inside Database.tx. */
-    public Locked lock(Collection<BalanceKey> keys) {
-        return new Locked(store.lock(db.dsl(), db.autoCommit(), new TreeSet<>(keys)));
+    /**
+     * Runs one money change: locks the keys (creating missing rows), lets `change` read them and post, and
+     * commits. Inside a caller's transaction it runs there; otherwise it joins a group commit and returns
+     * after its commit. `change` may run more than once (a failed batch is retried change by change), so it
+     * must not have effects outside the ledger. An ApiException from it rejects the change, which then
+     * changes nothing.
+     */
+    public <T> T submit(Collection<BalanceKey> keys, Function<Locked, T> change) {
+        Change<T> c = new Change<>(keys, change);
+        return db.inTransaction() ? runAlone(c).valueOrThrow() : groupCommit.submit(c);
     }
 
-    /** One ledger transaction for the movements, in its own database transaction. */
+    /** Runs one change in the current transaction (call inside Database.tx). */
+    @SuppressWarnings("unchecked")
+    <T> Outcome<T> runAlone(Change<T> c) {
+        Batch batch = new Batch(List.of(c));
+        Outcome<T> outcome = (Outcome<T>) batch.run().getFirst();
+        batch.write();
+        return outcome;
+    }
+
+    /** Runs the changes in one database transaction of their own; their outcomes, in order, after the commit. */
+    List<Outcome<?>> runTogether(List<? extends Change<?>> changes) {
+        return db.tx(dsl -> {
+            Batch batch = new Batch(changes);
+            List<Outcome<?>> outcomes = batch.run();
+            batch.write();
+            return outcomes;
+        });
+    }
+
+    /** One ledger transaction for the movements, committed before it returns. */
     public long post(String kind, String ref, long uid, List<Movement> movements) {
-        return db.tx(dsl -> lock(touched(movements)).post(kind, ref, uid, movements));
+        return submit(touched(movements), rows -> rows.post(kind, ref, uid, movements));
+    }
+
+    /** A submitted change: the rows it needs and what it does with them. */
+    record Change<T>(Collection<BalanceKey> keys, Function<Locked, T> work) {}
+
+    /** What a change did: its value, or the exception that rejected it. */
+    record Outcome<T>(T value, RuntimeException failure) {
+        T valueOrThrow() {
+            if (failure != null) throw failure;
+            return value;
+        }
+    }
+
+    /**
+     * Changes that share one database transaction (call inside Database.tx): run() locks the union of their
+     * rows in key order and runs them one after another against a shared view, write() stores what the
+     * accepted ones did.
+     */
+    final class Batch {
+        private final List<? extends Change<?>> changes;
+        private final Set<BalanceKey> changed = new TreeSet<>();
+        private final List<Staged> writes = new ArrayList<>();
+        private final Map<BalanceKey, Balance> rows = new TreeMap<>();
+
+        Batch(List<? extends Change<?>> changes) { this.changes = changes; }
+
+        List<Outcome<?>> run() {
+            SortedSet<BalanceKey> all = new TreeSet<>();
+            changes.forEach(c -> all.addAll(c.keys()));
+            store.lock(db.dsl(), db.autoCommit(), all).forEach(b -> rows.put(b.key(), b));
+            List<Outcome<?>> outcomes = new ArrayList<>(changes.size());
+            for (Change<?> c : changes) outcomes.add(runOne(c));
+            return outcomes;
+        }
+
+        private <T> Outcome<T> runOne(Change<T> c) {
+            Locked locked = new Locked(Set.copyOf(c.keys()), rows);
+            try {
+                T value = c.work().apply(locked);
+                locked.mergeInto(changed, writes);
+                return new Outcome<>(value, null);
+            } catch (ApiException e) {
+                return new Outcome<>(null, e);
+            }
+        }
+
+        void write() {
+            List<Balance> after = changed.stream().map(rows::get).toList();
+            store.write(db.dsl(), writes, after);
+        }
     }
 
     /** The result of an idempotent posting: the transaction, and whether it was a repeat of an earlier call. */
@@ -141,6 +228,10 @@ public final class Ledger {
         List<String> negative = store.negativeBalances(dsl);
         return new Check(mismatches.isEmpty() && unbalanced.isEmpty() && negative.isEmpty(), mismatches, unbalanced, negative);
     }
+
+    /** Stops the group-commit writers; changes still queued fail. */
+    @Override
+    public void close() { groupCommit.close(); }
 
     private static SortedSet<BalanceKey> touched(List<Movement> movements) {
         SortedSet<BalanceKey> keys = new TreeSet<>();

@@ -2,7 +2,7 @@ package io.tas.ledger;
 
 import io.tas.ledger.LedgerTypes.*;
 import org.jooq.DSLContext;
-import org.jooq.Query;
+import org.jooq.TableRecord;
 import org.jooq.SQLDialect;
 import org.jooq.exception.IntegrityConstraintViolationException;
 
@@ -38,15 +38,13 @@ final class LedgerStore {
         if (!known.containsAll(sortedKeys)) {
             List<BalanceKey> unknown = sortedKeys.stream().filter(k -> !known.contains(k)).toList();
             Set<BalanceKey> existing = new HashSet<>();
-            tx.selectFrom(BALANCE).where(row(BALANCE.UID, BALANCE.ACCOUNT_TYPE, BALANCE.COIN)
-                    .in(unknown.stream().map(k -> row(k.uid(), k.account().name(), k.coin())).toList()))
-                    .forEach(r -> existing.add(toBalance(r).key()));
-            for (BalanceKey k : unknown) {
-                if (existing.contains(k)) continue;
+            tx.selectFrom(BALANCE).where(keyIn(unknown)).forEach(r -> existing.add(toBalance(r).key()));
+            List<BalanceKey> missing = unknown.stream().filter(k -> !existing.contains(k)).toList();
+            if (!missing.isEmpty()) {
                 try {
-                    insertIfMissing(autoCommit, k);
+                    insertIfMissing(autoCommit, missing);
                 } catch (IntegrityConstraintViolationException e) {
-                    insertIfMissing(tx, k); // the account itself is not committed yet: create the row with it
+                    insertIfMissing(tx, missing); // an account not committed yet: create its rows with it
                 }
             }
             known.addAll(unknown);
@@ -56,7 +54,8 @@ final class LedgerStore {
             // Rare: a reset on another node, or a rolled-back transaction that created them, removed rows we
             // knew. Create them in this transaction (out of order, so PostgreSQL may break a deadlock here).
             known.removeAll(sortedKeys);
-            for (BalanceKey k : sortedKeys) if (!found.containsKey(k)) insertIfMissing(tx, k);
+            Map<BalanceKey, Balance> present = found;
+            insertIfMissing(tx, sortedKeys.stream().filter(k -> !present.containsKey(k)).toList());
             found = selectForUpdate(tx, sortedKeys);
             if (found.size() < sortedKeys.size()) throw new IllegalStateException("balance rows could not be created: " + sortedKeys);
         }
@@ -65,13 +64,12 @@ final class LedgerStore {
         return out;
     }
 
-    private static void insertIfMissing(DSLContext dsl, BalanceKey k) {
+    /** Zero rows for the keys, in one statement; rows that exist already are left alone. */
+    private static void insertIfMissing(DSLContext dsl, List<BalanceKey> keys) {
+        var insert = dsl.insertInto(BALANCE, BALANCE.UID, BALANCE.ACCOUNT_TYPE, BALANCE.COIN, BALANCE.AVAILABLE, BALANCE.FROZEN, BALANCE.DEBT);
+        for (BalanceKey k : keys) insert = insert.values(k.uid(), k.account().name(), k.coin(), BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO);
         try {
-            dsl.insertInto(BALANCE)
-                    .set(BALANCE.UID, k.uid()).set(BALANCE.ACCOUNT_TYPE, k.account().name()).set(BALANCE.COIN, k.coin())
-                    .set(BALANCE.AVAILABLE, BigDecimal.ZERO).set(BALANCE.FROZEN, BigDecimal.ZERO).set(BALANCE.DEBT, BigDecimal.ZERO)
-                    .onDuplicateKeyIgnore()
-                    .execute();
+            insert.onDuplicateKeyIgnore().execute();
         } catch (IntegrityConstraintViolationException e) {
             // H2 emulates ON CONFLICT DO NOTHING with MERGE, which can still report a racing duplicate:
             // then the row exists, which is all we need. A foreign-key failure is rethrown to the caller.
@@ -94,9 +92,8 @@ final class LedgerStore {
             for (BalanceKey k : keys) dsl.selectFrom(BALANCE).where(keyIs(k)).forUpdate().fetchOptional().ifPresent(r -> out.put(k, toBalance(r)));
             return out;
         }
-        var rows = keys.stream().map(k -> row(k.uid(), k.account().name(), k.coin())).toList();
         dsl.selectFrom(BALANCE)
-                .where(row(BALANCE.UID, BALANCE.ACCOUNT_TYPE, BALANCE.COIN).in(rows))
+                .where(keyIn(keys))
                 .orderBy(BALANCE.UID, BALANCE.ACCOUNT_TYPE, BALANCE.COIN)
                 .forUpdate()
                 .forEach(r -> {
@@ -106,21 +103,13 @@ final class LedgerStore {
         return out;
     }
 
+    private static org.jooq.Condition keyIn(Collection<BalanceKey> keys) {
+        return row(BALANCE.UID, BALANCE.ACCOUNT_TYPE, BALANCE.COIN).in(keys.stream().map(k -> row(k.uid(), k.account().name(), k.coin())).toList());
+    }
+
     private static Balance toBalance(io.tas.store.generated.tables.records.BalanceRecord r) {
         return new Balance(new BalanceKey(r.getUid(), AccountType.valueOf(r.getAccountType()), r.getCoin()),
                 r.getAvailable(), r.getFrozen(), r.getDebt());
-    }
-
-    // The writes of one ledger transaction are built as queries and sent together (Ledger.post): one round trip.
-
-    Query update(DSLContext dsl, Balance b) {
-        return dsl.update(BALANCE).set(BALANCE.AVAILABLE, b.available()).set(BALANCE.FROZEN, b.frozen()).set(BALANCE.DEBT, b.debt())
-                .where(keyIs(b.key()));
-    }
-
-    Query insertTx(DSLContext dsl, long id, String kind, String ref, long uid, long now) {
-        return dsl.insertInto(LEDGER_TX).set(LEDGER_TX.ID, id).set(LEDGER_TX.KIND, kind).set(LEDGER_TX.REF, ref)
-                .set(LEDGER_TX.UID, uid).set(LEDGER_TX.CREATED_TIME, now);
     }
 
     Optional<Long> txByRef(DSLContext dsl, String kind, String ref) {
@@ -130,16 +119,46 @@ final class LedgerStore {
     /** One journal row: a user row (uid and account set) or a counter-account row (both null). */
     record JournalRow(long id, long txId, Long uid, String account, String field, String coin, BigDecimal amount) {}
 
-    /** All journal rows of a transaction in one statement. */
-    Query insertJournal(DSLContext dsl, List<JournalRow> rows) {
-        var insert = dsl.insertInto(JOURNAL, JOURNAL.ID, JOURNAL.TX_ID, JOURNAL.UID, JOURNAL.ACCOUNT_TYPE, JOURNAL.FIELD, JOURNAL.COIN, JOURNAL.AMOUNT);
-        for (JournalRow r : rows) insert = insert.values(r.id(), r.txId(), r.uid(), r.account(), r.field(), r.coin(), r.amount());
-        return insert;
+    /**
+     * Writes what a batch of ledger transactions did: each table's rows as one prepared statement executed
+     * as a JDBC batch (one round trip on PostgreSQL, parsed and planned once per connection), each changed
+     * balance row once with its final value, then the callers' own records.
+     */
+    void write(DSLContext dsl, List<Ledger.Staged> staged, List<Balance> after) {
+        if (staged.isEmpty()) return;
+        var txs = dsl.batch(dsl.insertInto(LEDGER_TX, LEDGER_TX.ID, LEDGER_TX.KIND, LEDGER_TX.REF, LEDGER_TX.UID, LEDGER_TX.CREATED_TIME)
+                .values((Long) null, null, null, null, null));
+        staged.forEach(s -> txs.bind(s.txId(), s.kind(), s.ref(), s.uid(), s.time()));
+        txs.execute();
+        var journal = dsl.batch(dsl.insertInto(JOURNAL, JOURNAL.ID, JOURNAL.TX_ID, JOURNAL.UID, JOURNAL.ACCOUNT_TYPE, JOURNAL.FIELD, JOURNAL.COIN, JOURNAL.AMOUNT)
+                .values((Long) null, null, null, null, null, null, null));
+        int rows = 0;
+        for (Ledger.Staged s : staged) {
+            for (JournalRow r : s.journal()) {
+                journal.bind(r.id(), r.txId(), r.uid(), r.account(), r.field(), r.coin(), r.amount());
+                rows++;
+            }
+        }
+        if (rows > 0) journal.execute();
+        if (!after.isEmpty()) {
+            var balances = dsl.batch(dsl.update(BALANCE)
+                    .set(BALANCE.AVAILABLE, (BigDecimal) null).set(BALANCE.FROZEN, (BigDecimal) null).set(BALANCE.DEBT, (BigDecimal) null)
+                    .where(BALANCE.UID.eq((Long) null)).and(BALANCE.ACCOUNT_TYPE.eq((String) null)).and(BALANCE.COIN.eq((String) null)));
+            after.forEach(b -> balances.bind(b.available(), b.frozen(), b.debt(), b.key().uid(), b.key().account().name(), b.key().coin()));
+            balances.execute();
+        }
+        insertRecords(dsl, staged.stream().<TableRecord<?>>flatMap(s -> s.records().stream()).toList());
     }
 
-    /** Sends the queries in one JDBC batch (one round trip on PostgreSQL). */
-    void execute(DSLContext dsl, List<Query> queries) {
-        dsl.batch(queries).execute();
+    /** The callers' records, one prepared batch per table, every column bound (cheaper than jOOQ's per-record batch). */
+    private static void insertRecords(DSLContext dsl, List<TableRecord<?>> records) {
+        Map<org.jooq.Table<?>, List<TableRecord<?>>> byTable = new java.util.LinkedHashMap<>();
+        records.forEach(r -> byTable.computeIfAbsent(r.getTable(), t -> new ArrayList<>()).add(r));
+        byTable.forEach((table, rows) -> {
+            var batch = dsl.batch(dsl.insertInto(table).columns(table.fields()).values(new Object[table.fields().length]));
+            rows.forEach(r -> batch.bind(r.intoArray()));
+            batch.execute();
+        });
     }
 
     List<Balance> balances(DSLContext dsl, long uid) {
@@ -171,7 +190,6 @@ final class LedgerStore {
                 .having(sum(JOURNAL.AMOUNT).ne(BigDecimal.ZERO))
                 .fetch(r -> "tx " + r.value1() + " " + r.value2() + " sums to " + r.value3());
     }
-
     /** Rows with a negative available or frozen amount (never allowed). */
     List<String> negativeBalances(DSLContext dsl) {
         return dsl.selectFrom(BALANCE).where(BALANCE.AVAILABLE.lt(BigDecimal.ZERO).or(BALANCE.FROZEN.lt(BigDecimal.ZERO)))

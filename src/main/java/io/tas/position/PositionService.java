@@ -80,7 +80,7 @@ public final class PositionService {
                     BigDecimal.ZERO, c.fee().negate(), BigDecimal.ZERO, c.size(), BigDecimal.ZERO, BigDecimal.ZERO,
                     "off", Status.open, now, now);
             BalanceKey key = new BalanceKey(c.uid(), AccountType.unified, inst.marginCoin());
-            ledger.lock(List.of(key)).post("position_open", null, c.uid(), openMovements(key, margin, c.fee()));
+            ledger.submit(List.of(key), rows -> rows.post("position_open", null, c.uid(), openMovements(key, margin, c.fee())));
             store.insert(dsl, p);
             return p;
         });
@@ -95,7 +95,6 @@ public final class PositionService {
                     .orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "positionId"));
             Instrument inst = market.instrument(p.category(), p.symbol());
             BalanceKey key = new BalanceKey(p.uid(), AccountType.unified, p.marginCoin());
-            Ledger.Locked rows = ledger.lock(List.of(key));
             long now = clock.millis();
             Position next;
             if (f.size().signum() > 0) {
@@ -105,7 +104,7 @@ public final class PositionService {
                 BigDecimal entry = Ledger.scaled(inst.isInverse()
                         ? size.divide(p.size().divide(p.openPriceAvg(), PositionMath.MC).add(f.size().divide(f.price(), PositionMath.MC)), PositionMath.MC)
                         : p.openPriceAvg().multiply(p.size()).add(f.price().multiply(f.size())).divide(size, PositionMath.MC));
-                rows.post("position_add", null, p.uid(), openMovements(key, margin, f.fee()));
+                ledger.submit(List.of(key), rows -> rows.post("position_add", null, p.uid(), openMovements(key, margin, f.fee())));
                 next = new Position(p.id(), p.uid(), p.category(), p.symbol(), p.marginCoin(), p.holdSide(), p.marginMode(),
                         p.posMode(), p.leverage(), size, p.locked(), entry, p.marginSize().add(margin), p.achievedProfits(),
                         p.totalFunding(), p.openFeeTotal().subtract(f.fee()), p.closeFeeTotal(), p.openTotal().add(f.size()),
@@ -121,7 +120,7 @@ public final class PositionService {
                 moves.add(move(key, Field.available, released, Counter.margin));
                 if (realised.signum() != 0) moves.add(move(key, Field.available, realised, Counter.pnl));
                 if (f.fee().signum() != 0) moves.add(move(key, Field.available, f.fee().negate(), Counter.fee));
-                rows.post(closes ? "position_close" : "position_reduce", null, p.uid(), moves);
+                ledger.submit(List.of(key), rows -> rows.post(closes ? "position_close" : "position_reduce", null, p.uid(), moves));
                 BigDecimal size = p.size().subtract(q);
                 next = new Position(p.id(), p.uid(), p.category(), p.symbol(), p.marginCoin(), p.holdSide(), p.marginMode(),
                         p.posMode(), p.leverage(), size, p.locked().min(size), p.openPriceAvg(), p.marginSize().subtract(released),

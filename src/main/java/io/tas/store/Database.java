@@ -42,6 +42,9 @@ public final class Database implements AutoCloseable {
         hc.setMaximumPoolSize(config.dbPoolSize());
         hc.setPoolName("tas-db");
         hc.setAutoCommit(true);
+        // The ledger writes each table's rows of a group commit as one JDBC batch; pgjdbc then sends them as
+        // multi-row INSERTs, which PostgreSQL executes several times faster per row than one INSERT each.
+        if (url.startsWith("jdbc:postgresql")) hc.addDataSourceProperty("reWriteBatchedInserts", "true");
         HikariDataSource ds = new HikariDataSource(hc);
         Flyway.configure().dataSource(ds).locations("classpath:db/migration").load().migrate();
         return new Database(ds, url.startsWith("jdbc:postgresql") ? SQLDialect.POSTGRES : SQLDialect.H2);
@@ -63,6 +66,9 @@ public final class Database implements AutoCloseable {
 
     /** An auto-commit context on its own pooled connection, outside any transaction of this thread. */
     public DSLContext autoCommit() { return dsl; }
+
+    /** Whether this thread is inside tx(). */
+    public boolean inTransaction() { return current.get() != null; }
 
     /** The context of the current transaction, or an auto-commit one outside transactions. */
     public DSLContext dsl() {

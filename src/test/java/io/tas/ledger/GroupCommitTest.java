@@ -1,0 +1,125 @@
+package io.tas.ledger;
+
+import io.tas.error.ApiException;
+import io.tas.error.ErrorCode;
+import io.tas.ledger.Ledger.Change;
+import io.tas.ledger.Ledger.Outcome;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.*;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The group-commit queue on its own, over a stand-in for the database transaction: changes waiting together
+ * share one transaction, each caller gets its own outcome, and a batch the database rejects is retried change
+ * by change. (LedgerBatchTest runs batches on H2 and PostgreSQL.)
+ */
+class GroupCommitTest {
+    /** Runs "transactions": each change's value is its key count; a change named "bad" fails the whole batch. */
+    private final List<Integer> batchSizes = new CopyOnWriteArrayList<>();
+    private final CountDownLatch gate = new CountDownLatch(1);
+    private final java.util.concurrent.atomic.AtomicInteger entered = new java.util.concurrent.atomic.AtomicInteger();
+    private final ExecutorService callers = Executors.newFixedThreadPool(32);
+    private GroupCommit commit;
+
+    private List<Outcome<?>> fakeTransaction(List<Change<?>> changes) {
+        entered.incrementAndGet();
+        try {
+            assertThat(gate.await(10, TimeUnit.SECONDS)).isTrue();
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+        batchSizes.add(changes.size());
+        if (changes.size() > 1 && changes.stream().anyMatch(c -> c.keys().contains(BAD))) throw new IllegalStateException("constraint violated");
+        List<Outcome<?>> out = new ArrayList<>();
+        for (Change<?> c : changes) {
+            if (c.keys().contains(BAD)) out.add(new Outcome<>(null, new IllegalStateException("constraint violated")));
+            else if (c.keys().contains(POOR)) out.add(new Outcome<>(null, new ApiException(ErrorCode.INSUFFICIENT_BALANCE)));
+            else out.add(new Outcome<>(c.keys().size(), null));
+        }
+        return out;
+    }
+
+    private static final LedgerTypes.BalanceKey BAD = new LedgerTypes.BalanceKey(0, LedgerTypes.AccountType.spot, "BAD");
+    private static final LedgerTypes.BalanceKey POOR = new LedgerTypes.BalanceKey(0, LedgerTypes.AccountType.spot, "POOR");
+
+    private static Change<Integer> change(int keys) {
+        List<LedgerTypes.BalanceKey> k = new ArrayList<>();
+        for (int i = 0; i < keys; i++) k.add(new LedgerTypes.BalanceKey(i, LedgerTypes.AccountType.unified, "C" + i));
+        return new Change<>(k, rows -> keys);
+    }
+
+    private Future<Object> submit(Change<?> c) {
+        return callers.submit(() -> commit.submit(c));
+    }
+
+    /** Occupies every writer with a one-change batch, so whatever is submitted next waits in the queue. */
+    private List<Future<Object>> occupyWriters() throws Exception {
+        commit = new GroupCommit(this::fakeTransaction);
+        List<Future<Object>> first = new ArrayList<>();
+        for (int i = 1; i <= GroupCommit.WRITERS; i++) {
+            first.add(submit(change(1)));
+            for (int t = 0; t < 1000 && entered.get() < i; t++) Thread.sleep(5);
+            assertThat(entered.get()).as("writers busy").isEqualTo(i);
+        }
+        return first;
+    }
+
+    private void awaitQueued(int n) throws InterruptedException {
+        for (int i = 0; i < 1000 && commit.queued() < n; i++) Thread.sleep(5);
+        assertThat(commit.queued()).isEqualTo(n);
+    }
+
+    @AfterEach
+    void stop() {
+        gate.countDown();
+        callers.shutdownNow();
+        if (commit != null) commit.close();
+    }
+
+    @Test
+    void changesWaitingTogetherShareOneTransactionAndEachGetsItsOwnValue() throws Exception {
+        List<Future<Object>> first = occupyWriters();
+        List<Future<Object>> rest = new ArrayList<>();
+        for (int i = 1; i <= 20; i++) rest.add(submit(change(i)));
+        awaitQueued(20);
+        gate.countDown();
+        for (Future<Object> f : first) assertThat(f.get(10, TimeUnit.SECONDS)).isEqualTo(1);
+        for (int i = 1; i <= 20; i++) assertThat(rest.get(i - 1).get(10, TimeUnit.SECONDS)).isEqualTo(i);
+        // Two one-change batches occupied the writers; the 20 queued behind them went in at most one batch per writer.
+        assertThat(batchSizes.subList(GroupCommit.WRITERS, batchSizes.size())).hasSizeLessThanOrEqualTo(GroupCommit.WRITERS)
+                .allSatisfy(size -> assertThat(size).isPositive());
+        assertThat(batchSizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(GroupCommit.WRITERS + 20);
+    }
+
+    @Test
+    void aBatchTheDatabaseRejectsIsRetriedChangeByChange() throws Exception {
+        occupyWriters();
+        List<Future<Object>> good = new ArrayList<>();
+        for (int i = 1; i <= 5; i++) good.add(submit(change(i)));
+        Future<Object> bad = submit(new Change<>(List.of(BAD), rows -> 0));
+        Future<Object> poor = submit(new Change<>(List.of(POOR), rows -> 0));
+        awaitQueued(7);
+        gate.countDown();
+        for (int i = 1; i <= 5; i++) assertThat(good.get(i - 1).get(10, TimeUnit.SECONDS)).isEqualTo(i);
+        assertThatThrownBy(() -> bad.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalStateException.class);
+        // A rejection reaches its caller as the API error itself, not wrapped.
+        assertThatThrownBy(() -> poor.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(ApiException.class)
+                .satisfies(e -> assertThat(((ApiException) e).error()).isEqualTo(ErrorCode.INSUFFICIENT_BALANCE));
+        assertThat(batchSizes).contains(1).anySatisfy(size -> assertThat(size).isGreaterThan(1));
+    }
+
+    @Test
+    void afterCloseNothingIsAccepted() throws Exception {
+        commit = new GroupCommit(this::fakeTransaction);
+        gate.countDown();
+        assertThat(commit.submit(change(3))).isEqualTo(3);
+        commit.close();
+        assertThatThrownBy(() -> commit.submit(change(1))).isInstanceOf(IllegalStateException.class);
+    }
+}
