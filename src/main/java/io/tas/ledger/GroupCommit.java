@@ -2,6 +2,7 @@ package io.tas.ledger;
 
 import io.tas.ledger.Ledger.Change;
 import io.tas.ledger.Ledger.Outcome;
+import org.jooq.exception.DataAccessException;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +18,8 @@ import java.util.function.Function;
  * each only after the commit. A commit costs one WAL flush and a handful of round trips whatever the batch
  * holds, so concurrent changes share that cost instead of each paying it. Each change is still its own
  * balanced ledger transaction, decided on the rows as the changes before it in the batch left them. When the
- * database rejects a batch, every change in it is retried alone, so one failing change cannot fail the rest.
+ * database rejects a batch for a reason one change may have caused, every change in it is retried alone, so one
+ * failing change cannot fail the rest. A change whose own code throws fails alone without failing the batch.
  */
 final class GroupCommit implements AutoCloseable {
     static final int MAX_BATCH = 128;
@@ -77,14 +79,25 @@ final class GroupCommit implements AutoCloseable {
             List<Change<?>> changes = batch.stream().<Change<?>>map(Pending::change).toList();
             outcomes = runTogether.apply(changes);
         } catch (Throwable e) {
-            if (batch.size() == 1) {
-                batch.getFirst().done().completeExceptionally(e);
-            } else {
+            if (batch.size() > 1 && oneChangeMayBeTheCause(e)) {
                 for (Pending<?> p : batch) write(new ArrayList<>(List.of(p)));
+            } else {
+                for (Pending<?> p : batch) p.done().completeExceptionally(e);
             }
             return;
         }
         for (int i = 0; i < batch.size(); i++) complete(batch.get(i), outcomes.get(i));
+    }
+
+    /**
+     * A constraint violation (one change's duplicate reference, say) or a deadlock may be one change's doing, so
+     * the batch is retried change by change. Anything else (the database unreachable, a lock timeout) would fail
+     * each retry the same way, one slow attempt after another, so it fails the whole batch at once.
+     */
+    private static boolean oneChangeMayBeTheCause(Throwable e) {
+        if (!(e instanceof DataAccessException d)) return false;
+        String state = d.sqlState();
+        return state != null && (state.startsWith("23") || state.startsWith("40"));
     }
 
     @SuppressWarnings("unchecked")

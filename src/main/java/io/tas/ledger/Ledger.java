@@ -174,7 +174,8 @@ public final class Ledger implements AutoCloseable {
                 T value = c.work().apply(locked);
                 locked.mergeInto(changed, writes);
                 return new Outcome<>(value, null);
-            } catch (ApiException e) {
+            } catch (RuntimeException e) {
+                // Rejected (ApiException) or broken: either way only this change's staged rows are dropped.
                 return new Outcome<>(null, e);
             }
         }

@@ -4,9 +4,11 @@ import io.tas.error.ApiException;
 import io.tas.error.ErrorCode;
 import io.tas.ledger.Ledger.Change;
 import io.tas.ledger.Ledger.Outcome;
+import org.jooq.exception.DataAccessException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.*;
@@ -23,6 +25,7 @@ class GroupCommitTest {
     /** Runs "transactions": each change's value is its key count; a change named "bad" fails the whole batch. */
     private final List<Integer> batchSizes = new CopyOnWriteArrayList<>();
     private final CountDownLatch gate = new CountDownLatch(1);
+    private final java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
     private final java.util.concurrent.atomic.AtomicInteger entered = new java.util.concurrent.atomic.AtomicInteger();
     private final ExecutorService callers = Executors.newFixedThreadPool(32);
     private GroupCommit commit;
@@ -35,7 +38,13 @@ class GroupCommitTest {
             throw new IllegalStateException(e);
         }
         batchSizes.add(changes.size());
-        if (changes.size() > 1 && changes.stream().anyMatch(c -> c.keys().contains(BAD))) throw new IllegalStateException("constraint violated");
+        calls.incrementAndGet();
+        if (changes.stream().anyMatch(c -> c.keys().contains(DOWN))) {
+            throw new DataAccessException("connection lost", new SQLException("connection lost", "08006"));
+        }
+        if (changes.size() > 1 && changes.stream().anyMatch(c -> c.keys().contains(BAD))) {
+            throw new DataAccessException("duplicate key", new SQLException("duplicate key", "23505"));
+        }
         List<Outcome<?>> out = new ArrayList<>();
         for (Change<?> c : changes) {
             if (c.keys().contains(BAD)) out.add(new Outcome<>(null, new IllegalStateException("constraint violated")));
@@ -46,6 +55,7 @@ class GroupCommitTest {
     }
 
     private static final LedgerTypes.BalanceKey BAD = new LedgerTypes.BalanceKey(0, LedgerTypes.AccountType.spot, "BAD");
+    private static final LedgerTypes.BalanceKey DOWN = new LedgerTypes.BalanceKey(0, LedgerTypes.AccountType.spot, "DOWN");
     private static final LedgerTypes.BalanceKey POOR = new LedgerTypes.BalanceKey(0, LedgerTypes.AccountType.spot, "POOR");
 
     private static Change<Integer> change(int keys) {
@@ -112,6 +122,24 @@ class GroupCommitTest {
         assertThatThrownBy(() -> poor.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(ApiException.class)
                 .satisfies(e -> assertThat(((ApiException) e).error()).isEqualTo(ErrorCode.INSUFFICIENT_BALANCE));
         assertThat(batchSizes).contains(1).anySatisfy(size -> assertThat(size).isGreaterThan(1));
+    }
+
+    @Test
+    void aBatchNoSingleChangeCouldHaveFailedFailsAtOnceWithoutRetries() throws Exception {
+        occupyWriters();
+        List<Future<Object>> waiting = new ArrayList<>();
+        for (int i = 1; i <= 5; i++) waiting.add(submit(change(i)));
+        waiting.add(submit(new Change<>(List.of(DOWN), rows -> 0)));
+        awaitQueued(6);
+        int before = calls.get();
+        gate.countDown();
+        for (Future<Object> f : waiting) {
+            assertThatThrownBy(() -> f.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(DataAccessException.class)
+                    .hasMessageContaining("connection lost");
+        }
+        // The writers' two one-change batches, then at most one attempt per writer for the six: no change-by-change
+        // retries (which would make it 2 + 6 or more) against a database that is gone.
+        assertThat(calls.get() - before).isLessThanOrEqualTo(2 * GroupCommit.WRITERS);
     }
 
     @Test
