@@ -46,6 +46,7 @@ final class GroupCommit implements AutoCloseable {
         if (closed) throw new IllegalStateException("the ledger is shut down");
         Pending<T> p = new Pending<>(change, new CompletableFuture<>());
         queue.add(p);
+        if (closed) failQueued(); // closed between the check and the add: the writers may be gone already
         try {
             return p.done().join();
         } catch (CompletionException e) {

@@ -114,7 +114,7 @@ public final class Ledger implements AutoCloseable {
     /** Runs one change in the current transaction (call inside Database.tx). */
     @SuppressWarnings("unchecked")
     <T> Outcome<T> runAlone(Change<T> c) {
-        Batch batch = new Batch(List.of(c));
+        Batch batch = new Batch(List.of(c), false);
         Outcome<T> outcome = (Outcome<T>) batch.run().getFirst();
         batch.write();
         return outcome;
@@ -123,7 +123,7 @@ public final class Ledger implements AutoCloseable {
     /** Runs the changes in one database transaction of their own; their outcomes, in order, after the commit. */
     List<Outcome<?>> runTogether(List<? extends Change<?>> changes) {
         return db.tx(dsl -> {
-            Batch batch = new Batch(changes);
+            Batch batch = new Batch(changes, true);
             List<Outcome<?>> outcomes = batch.run();
             batch.write();
             return outcomes;
@@ -156,13 +156,18 @@ public final class Ledger implements AutoCloseable {
         private final Set<BalanceKey> changed = new TreeSet<>();
         private final List<Staged> writes = new ArrayList<>();
         private final Map<BalanceKey, Balance> rows = new TreeMap<>();
+        /** Whether the batch's lock is the first statement of its transaction (a group commit's own transaction). */
+        private final boolean ownTransaction;
 
-        Batch(List<? extends Change<?>> changes) { this.changes = changes; }
+        Batch(List<? extends Change<?>> changes, boolean ownTransaction) {
+            this.changes = changes;
+            this.ownTransaction = ownTransaction;
+        }
 
         List<Outcome<?>> run() {
             SortedSet<BalanceKey> all = new TreeSet<>();
             changes.forEach(c -> all.addAll(c.keys()));
-            store.lock(db.dsl(), db.autoCommit(), all).forEach(b -> rows.put(b.key(), b));
+            store.lock(db.dsl(), db.autoCommit(), all, ownTransaction).forEach(b -> rows.put(b.key(), b));
             List<Outcome<?>> outcomes = new ArrayList<>(changes.size());
             for (Change<?> c : changes) outcomes.add(runOne(c));
             return outcomes;

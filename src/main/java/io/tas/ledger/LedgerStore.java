@@ -32,9 +32,20 @@ final class LedgerStore {
      * Locks the rows in key order, creating missing ones first, so that every transaction takes its
      * locks in one global order and none can wait in a cycle. A missing row is created before any lock is
      * taken, committed on its own (a zero row changes no money); a row of an account created in this very
-     * transaction is created inside it (nobody else can see that account yet). Known rows cost one round trip.
+     * transaction is created inside it (nobody else can see that account yet). Known rows cost one round trip,
+     * and so do unknown rows that exist when the lock is the transaction's first statement (a group commit).
      */
-    List<Balance> lock(DSLContext tx, DSLContext autoCommit, Collection<BalanceKey> sortedKeys) {
+    List<Balance> lock(DSLContext tx, DSLContext autoCommit, Collection<BalanceKey> sortedKeys, boolean firstInTransaction) {
+        if (firstInTransaction && !known.containsAll(sortedKeys)) {
+            // The rows usually exist already: lock them straight away. If some are missing, release the locks
+            // (nothing else has happened in this transaction) and take the careful way below.
+            Map<BalanceKey, Balance> found = selectForUpdate(tx, sortedKeys);
+            if (found.size() == sortedKeys.size()) {
+                known.addAll(sortedKeys);
+                return inKeyOrder(sortedKeys, found);
+            }
+            tx.connection(java.sql.Connection::rollback);
+        }
         if (!known.containsAll(sortedKeys)) {
             List<BalanceKey> unknown = sortedKeys.stream().filter(k -> !known.contains(k)).toList();
             Set<BalanceKey> existing = new HashSet<>();
@@ -59,6 +70,10 @@ final class LedgerStore {
             found = selectForUpdate(tx, sortedKeys);
             if (found.size() < sortedKeys.size()) throw new IllegalStateException("balance rows could not be created: " + sortedKeys);
         }
+        return inKeyOrder(sortedKeys, found);
+    }
+
+    private static List<Balance> inKeyOrder(Collection<BalanceKey> sortedKeys, Map<BalanceKey, Balance> found) {
         List<Balance> out = new ArrayList<>(sortedKeys.size());
         for (BalanceKey k : sortedKeys) out.add(found.get(k));
         return out;

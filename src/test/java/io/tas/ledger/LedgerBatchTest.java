@@ -82,6 +82,22 @@ class LedgerBatchTest {
     }
 
     @Test
+    void aBatchCreatesTheRowsItNeedsThatDoNotExistYet() {
+        BalanceKey a = fundedUsdt("10");
+        BalanceKey fresh = new BalanceKey(a.uid(), AccountType.unified, "NEW" + (System.nanoTime() % 1_000_000));
+        Change<Long> move = new Change<>(List.of(a, fresh), rows -> rows.post("adjustment", null, a.uid(), List.of(
+                move(a, Field.available, new BigDecimal("-4"), Counter.adjustment),
+                move(fresh, Field.available, new BigDecimal("4"), Counter.adjustment))));
+
+        List<Outcome<?>> out = ledger.runTogether(List.of(debit(a, "1"), move));
+
+        assertThat(out).allSatisfy(o -> assertThat(o.failure()).isNull());
+        assertThat(ledger.balance(a).available()).isEqualByComparingTo("5");
+        assertThat(ledger.balance(fresh).available()).isEqualByComparingTo("4");
+        assertThat(ledger.check().ok()).isTrue();
+    }
+
+    @Test
     void concurrentChangesThroughTheGroupCommitNeverOverdraw() throws Exception {
         BalanceKey a = fundedUsdt("50");
         ExecutorService pool = Executors.newFixedThreadPool(40);
