@@ -21,6 +21,7 @@ import io.tas.ledger.LedgerTypes.AccountType;
 import io.tas.ledger.LedgerTypes.BalanceKey;
 import io.tas.ledger.LedgerTypes.Counter;
 import io.tas.ledger.LedgerTypes.Field;
+import io.tas.ledger.LedgerTypes.Movement;
 import io.tas.loan.LoanService;
 import io.tas.market.Instrument;
 import io.tas.position.Position;
@@ -111,11 +112,10 @@ public final class Provisioning {
         for (SeedKey k : spec.apiKeys()) createdKeys.add(createKey(a.uid(), k));
         // The opening balances are one deposit transaction per account: a seed with thousands of balances costs
         // a few statements per account, not per balance.
-        List<io.tas.ledger.LedgerTypes.Movement> deposits = new ArrayList<>();
+        List<Movement> deposits = new ArrayList<>();
         for (SeedBalance b : spec.balances()) {
             if (b.available() != null && b.available().signum() > 0) {
-                AccountType account = parse(() -> AccountType.valueOf(require(b.account(), "account")), "account");
-                deposits.add(Ledger.move(new BalanceKey(a.uid(), account, coin(b.coin())), Field.available, b.available(), Counter.deposit));
+                deposits.add(Ledger.move(balanceKey(a.uid(), b.account(), b.coin()), Field.available, b.available(), Counter.deposit));
             }
         }
         if (!deposits.isEmpty()) ledger.postOnce("deposit", "seed:" + a.uid(), a.uid(), deposits);
@@ -187,11 +187,14 @@ public final class Provisioning {
     private LedgerResult post(String kind, LedgerOp op, Counter counter) {
         long uid = require(op.uid(), "uid");
         requireAccount(uid);
-        AccountType account = parse(() -> AccountType.valueOf(require(op.account(), "account")), "account");
-        BalanceKey key = new BalanceKey(uid, account, coin(op.coin()));
+        BalanceKey key = balanceKey(uid, op.account(), op.coin());
         Ledger.Posted p = ledger.postOnce(kind, require(op.ref(), "ref"), uid,
                 List.of(Ledger.move(key, Field.available, op.amount(), counter)));
         return new LedgerResult(Long.toString(p.txId()), p.repeated());
+    }
+
+    private BalanceKey balanceKey(long uid, String account, String coin) {
+        return new BalanceKey(uid, parse(() -> AccountType.valueOf(require(account, "account")), "account"), coin(coin));
     }
 
     public Ledger.Check ledgerCheck() { return ledger.check(); }

@@ -1,11 +1,10 @@
 package io.tas.convert;
 
+import io.tas.store.generated.tables.records.ConvertOrderRecord;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 
 import java.util.List;
-
-import io.tas.store.generated.tables.records.ConvertOrderRecord;
 
 import static io.tas.store.generated.Tables.CONVERT_ORDER;
 

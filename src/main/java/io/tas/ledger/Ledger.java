@@ -114,20 +114,19 @@ public final class Ledger implements AutoCloseable {
     /** Runs one change in the current transaction (call inside Database.tx). */
     @SuppressWarnings("unchecked")
     <T> Outcome<T> runAlone(Change<T> c) {
-        Batch batch = new Batch(List.of(c), false);
-        Outcome<T> outcome = (Outcome<T>) batch.run().getFirst();
-        batch.write();
-        return outcome;
+        return (Outcome<T>) runAndWrite(List.of(c), false).getFirst();
     }
 
     /** Runs the changes in one database transaction of their own; their outcomes, in order, after the commit. */
     List<Outcome<?>> runTogether(List<? extends Change<?>> changes) {
-        return db.tx(dsl -> {
-            Batch batch = new Batch(changes, true);
-            List<Outcome<?>> outcomes = batch.run();
-            batch.write();
-            return outcomes;
-        });
+        return db.tx(dsl -> runAndWrite(changes, true));
+    }
+
+    private List<Outcome<?>> runAndWrite(List<? extends Change<?>> changes, boolean ownTransaction) {
+        Batch batch = new Batch(changes, ownTransaction);
+        List<Outcome<?>> outcomes = batch.run();
+        batch.write();
+        return outcomes;
     }
 
     /** One ledger transaction for the movements, committed before it returns. */
