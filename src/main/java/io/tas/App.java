@@ -72,7 +72,6 @@ public final class App implements AutoCloseable {
         MarketService market = new MarketService(db, changes);
         PriceService prices = new PriceService(market);
         Ledger ledger = new Ledger(db, clock, ids);
-        changes.subscribe(key -> { if (key.equals(ChangeFeed.EVERYTHING)) ledger.forgetRows(); });
         LoanService loans = new LoanService(db, clock, ledger, prices);
         PositionService positions = new PositionService(db, clock, ids, ledger, market, prices, accounts);
         SmallAssetConversion conversion = new SmallAssetConversion(db, clock, ids, ledger, prices, ConvertConfig.fromEnv(System.getenv()));
@@ -134,6 +133,9 @@ public final class App implements AutoCloseable {
     public Routes routes() { return routes; }
 
     public Services services() { return services; }
+
+    /** The database, for in-process callers such as tests. */
+    public Database database() { return db; }
 
     @Override
     public void close() {

@@ -84,7 +84,6 @@ public final class Provisioning {
             accounts.invalidateAll(); // entries read inside the rolled-back transaction
             keys.invalidateAll();
             market.invalidate();
-            ledger.forgetRows(); // rows created inside the rolled-back transaction are gone
             throw e;
         }
     }
@@ -114,6 +113,8 @@ public final class Provisioning {
         // a few statements per account, not per balance.
         List<Movement> deposits = new ArrayList<>();
         for (SeedBalance b : spec.balances()) {
+            if (b.available() != null) Ledger.checkAmount("available", b.available());
+            if (b.debt() != null) Ledger.checkAmount("debt", b.debt());
             if (b.available() != null && b.available().signum() > 0) {
                 deposits.add(Ledger.move(balanceKey(a.uid(), b.account(), b.coin()), Field.available, b.available(), Counter.deposit));
             }
@@ -131,6 +132,12 @@ public final class Provisioning {
 
     public Account createAccount(SeedAccount a, Long parentUid) {
         if (a.username() == null || a.username().isBlank()) throw new ApiException(ErrorCode.PARAM_EMPTY, "username");
+        // Column widths of the account table (V1): a longer value is a 400 here, never a database error.
+        maxLength("username", a.username(), 64);
+        maxLength("note", a.note(), 255);
+        maxLength("inviterId", a.inviterId(), 32);
+        maxLength("channelCode", a.channelCode(), 32);
+        maxLength("channel", a.channel(), 32);
         return accounts.create(new NewAccount(a.uid(), parentUid, a.username(),
                 or(a.type(), io.tas.account.AccountEnums.AccountType.normal), or(a.accountMode(), AccountKind.UNIFIED), or(a.status(), AccountStatus.normal),
                 or(a.note(), ""), or(a.inviterId(), ""), or(a.channelCode(), ""), or(a.channel(), ""),
@@ -142,6 +149,11 @@ public final class Provisioning {
         List<String> names = k.permissions() == null ? List.of("uta_mgt", "uta_trade") : k.permissions();
         var perms = new LinkedHashSet<Permission>();
         for (String n : names) perms.add(parse(() -> Permission.fromWire(n), "permissions"));
+        // Column widths of the api_key table (V1); the secret is stored encrypted (Base64 of nonce + secret + tag).
+        maxLength("accessKey", k.accessKey(), 64);
+        maxLength("label", k.label(), 64);
+        maxLength("secret", k.secret(), 256);
+        if (k.ips() != null) maxLength("ips", String.join(",", k.ips()), 1024);
         return keys.create(new NewApiKey(uid, k.label(), permType, perms, k.ips() == null ? List.of() : k.ips(),
                 k.accessKey(), k.secret(), k.passphrase()));
     }
@@ -149,7 +161,14 @@ public final class Provisioning {
     public Ticker putTicker(SeedTicker t) {
         if (t.category() == null || t.symbol() == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "category,symbol");
         Category c = parse(() -> Category.fromWire(t.category()), "category");
+        symbol(t.symbol());
         if (t.lastPrice() != null && t.lastPrice().signum() < 0) throw new ApiException(ErrorCode.PARAM_ERROR, "lastPrice");
+        checkAmounts("lastPrice", t.lastPrice(), "openPrice24h", t.openPrice24h(), "highPrice24h", t.highPrice24h(),
+                "lowPrice24h", t.lowPrice24h(), "ask1Price", t.ask1Price(), "bid1Price", t.bid1Price(), "ask1Size", t.ask1Size(),
+                "bid1Size", t.bid1Size(), "price24hPcnt", t.price24hPcnt(), "volume24h", t.volume24h(), "turnover24h", t.turnover24h(),
+                "indexPrice", t.indexPrice(), "markPrice", t.markPrice(), "fundingRate", t.fundingRate(),
+                "openInterest", t.openInterest(), "platformTurnover24h", t.platformTurnover24h());
+        if (t.deliveryStatus() != null && t.deliveryStatus().length() > 32) throw new ApiException(ErrorCode.PARAM_ERROR, "deliveryStatus");
         Ticker ticker = new Ticker(c, t.symbol(), z(t.lastPrice()), z(t.openPrice24h()), z(t.highPrice24h()),
                 z(t.lowPrice24h()), z(t.ask1Price()), z(t.bid1Price()), z(t.ask1Size()), z(t.bid1Size()),
                 z(t.price24hPcnt()), z(t.volume24h()), z(t.turnover24h()),
@@ -168,28 +187,30 @@ public final class Provisioning {
     public record LedgerResult(String txId, boolean repeated) {}
 
     public LedgerResult deposit(LedgerOp op) {
-        BigDecimal amount = require(op.amount(), "amount");
-        if (amount.signum() <= 0) throw new ApiException(ErrorCode.PARAM_ERROR, "amount");
+        if (Ledger.checkAmount("amount", op.amount()).signum() <= 0) throw new ApiException(ErrorCode.PARAM_ERROR, "amount");
         return post("deposit", op, Counter.deposit);
     }
 
     public LedgerResult adjust(LedgerOp op) {
-        if (require(op.amount(), "amount").signum() == 0) throw new ApiException(ErrorCode.PARAM_ERROR, "amount");
+        if (Ledger.checkAmount("amount", op.amount()).signum() == 0) throw new ApiException(ErrorCode.PARAM_ERROR, "amount");
         return post("adjustment", op, Counter.adjustment);
     }
 
     public LedgerResult borrow(LedgerOp op) {
         requireAccount(require(op.uid(), "uid"));
-        Ledger.Posted p = loans.borrow(op.uid(), coin(op.coin()), require(op.amount(), "amount"), require(op.ref(), "ref"));
+        Ledger.checkAmount("amount", op.amount());
+        Ledger.checkRef(op.ref());
+        Ledger.Posted p = loans.borrow(op.uid(), coin(op.coin()), op.amount(), op.ref());
         return new LedgerResult(Long.toString(p.txId()), p.repeated());
     }
 
+    /** Every input is checked before anything reaches SQL (uid, account, coin, amount, ref), so a bad value is a 400. */
     private LedgerResult post(String kind, LedgerOp op, Counter counter) {
         long uid = require(op.uid(), "uid");
-        requireAccount(uid);
         BalanceKey key = balanceKey(uid, op.account(), op.coin());
-        Ledger.Posted p = ledger.postOnce(kind, require(op.ref(), "ref"), uid,
-                List.of(Ledger.move(key, Field.available, op.amount(), counter)));
+        Ledger.checkRef(op.ref());
+        requireAccount(uid);
+        Ledger.Posted p = ledger.postOnce(kind, op.ref(), uid, List.of(Ledger.move(key, Field.available, op.amount(), counter)));
         return new LedgerResult(Long.toString(p.txId()), p.repeated());
     }
 
@@ -210,16 +231,19 @@ public final class Provisioning {
     public Instrument putInstrument(SeedInstrument i) {
         Category c = parse(() -> Category.fromWire(require(i.category(), "category")), "category");
         List<Instrument.MmrTier> tiers = i.mmrTiers() == null ? List.of() : i.mmrTiers().stream()
-                .map(t -> new Instrument.MmrTier(require(t.maxNotional(), "maxNotional"), require(t.mmr(), "mmr"))).toList();
+                .map(t -> new Instrument.MmrTier(Ledger.checkAmount("maxNotional", t.maxNotional()), Ledger.checkAmount("mmr", t.mmr()))).toList();
+        if (i.maxLeverage() != null) Instrument.checkLeverage("maxLeverage", i.maxLeverage());
+        if (i.marginCoin() != null) coin(i.marginCoin());
         if (c.isFutures() && tiers.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, "mmrTiers");
-        Instrument inst = new Instrument(c, require(i.symbol(), "symbol"), coin(i.baseCoin()), coin(i.quoteCoin()),
+        Instrument inst = new Instrument(c, symbol(i.symbol()), coin(i.baseCoin()), coin(i.quoteCoin()),
                 i.marginCoin(), i.maxLeverage(), Boolean.TRUE.equals(i.reality()), tiers);
         market.putInstrument(inst);
         return inst;
     }
 
     public void putLoanTerms(SeedLoanTerms t) {
-        loans.putTerms(new LoanService.LoanTerms(coin(t.coin()), t.interestFreeAmount(), t.hourlyRate()));
+        loans.putTerms(new LoanService.LoanTerms(coin(t.coin()), Ledger.checkAmount("interestFreeAmount", t.interestFreeAmount()),
+                Ledger.checkAmount("hourlyRate", t.hourlyRate())));
     }
 
     public Position openPosition(SeedPosition s) {
@@ -248,6 +272,25 @@ public final class Provisioning {
         if (accounts.find(uid).isEmpty()) throw new ApiException(ErrorCode.PARAM_NOT_EXIST, uid);
     }
 
+    private static void maxLength(String name, String value, int max) {
+        if (value != null && value.length() > max) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_EXCEPTION, name + " is longer than " + max + " characters");
+        }
+    }
+
+    /** Each (name, value) pair that is given must fit the ledger's numeric(38, 18). */
+    private static void checkAmounts(Object... namesAndValues) {
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            if (namesAndValues[i + 1] != null) Ledger.checkAmount((String) namesAndValues[i], (BigDecimal) namesAndValues[i + 1]);
+        }
+    }
+
+    private static String symbol(String s) {
+        if (s == null || s.isBlank()) throw new ApiException(ErrorCode.PARAM_EMPTY, "symbol");
+        if (!s.matches("[A-Za-z0-9_.-]{1,32}")) throw new ApiException(ErrorCode.PARAM_ERROR, "symbol");
+        return s;
+    }
+
     private static String coin(String c) {
         if (c == null || c.isBlank()) throw new ApiException(ErrorCode.PARAM_EMPTY, "coin");
         if (!c.matches("[A-Z0-9]{1,16}")) throw new ApiException(ErrorCode.PARAM_ERROR, "coin");
@@ -257,7 +300,6 @@ public final class Provisioning {
     /** Sandbox reset: every table emptied, every cache and bucket dropped. */
     public void reset() {
         db.truncateAll();
-        ledger.forgetRows();
         market.invalidate();
         accounts.invalidateAll();
         keys.invalidateAll();
@@ -271,9 +313,9 @@ public final class Provisioning {
         AccountSettings d = AccountSettings.defaults(0);
         List<AccountSettings.SymbolConfig> symbols = s.symbolConfigList() == null ? List.of() : s.symbolConfigList().stream()
                 .map(c -> new AccountSettings.SymbolConfig(parse(() -> Category.fromWire(c.category()), "category"),
-                        require(c.symbol(), "symbol"), or(c.marginMode(), MarginMode.crossed), require(c.leverage(), "leverage"))).toList();
+                        symbol(c.symbol()), or(c.marginMode(), MarginMode.crossed), Instrument.checkLeverage("leverage", c.leverage()))).toList();
         List<AccountSettings.CoinConfig> coins = s.coinConfigList() == null ? List.of() : s.coinConfigList().stream()
-                .map(c -> new AccountSettings.CoinConfig(require(c.coin(), "coin"), require(c.leverage(), "leverage"))).toList();
+                .map(c -> new AccountSettings.CoinConfig(coin(c.coin()), Instrument.checkLeverage("leverage", c.leverage()))).toList();
         return new AccountSettings(0, or(s.accountMode(), d.accountMode()), or(s.accountLevel(), d.accountLevel()),
                 or(s.assetMode(), d.assetMode()), or(s.holdMode(), d.holdMode()), or(s.stpMode(), d.stpMode()),
                 or(s.deltaSwitch(), d.deltaSwitch()), or(s.repayMode(), d.repayMode()), or(s.deduct(), d.deduct()),

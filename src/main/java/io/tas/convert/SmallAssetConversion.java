@@ -53,22 +53,24 @@ public final class SmallAssetConversion {
     /** §2.9 one convertible coin with its estimate. */
     public record SmallAsset(String coin, BigDecimal available, BigDecimal estimatedAmount, BigDecimal fee, BigDecimal coinPrice, BigDecimal tokenPrice) {}
 
-    /** §2.9: unified-account coins worth less than the threshold, never the token itself. Coins without a price are left out: they cannot be valued. */
+    /**
+     * §2.9: unified-account coins worth less than the threshold, never the token itself. Without a price of the
+     * token nothing can be estimated (40098); a coin without a price is left out: it cannot be valued (D20).
+     */
     public List<SmallAsset> list(long uid) {
-        Optional<BigDecimal> tokenPrice = prices.usdtPrice(config.platformToken());
-        if (tokenPrice.isEmpty()) return List.of();
+        BigDecimal tokenPrice = prices.requireUsdtPrice(config.platformToken());
         List<SmallAsset> out = new ArrayList<>();
         for (Balance b : ledger.balances(uid)) {
             if (b.key().account() != AccountType.unified) continue;
-            estimate(b, tokenPrice.get()).ifPresent(out::add);
+            estimate(b, prices.usdtPrice(b.key().coin()), tokenPrice).ifPresent(out::add);
         }
         return out;
     }
 
-    private Optional<SmallAsset> estimate(Balance b, BigDecimal tokenPrice) {
+    /** The estimate of one balance at the given prices (no price: not a small asset anyone can value). */
+    private Optional<SmallAsset> estimate(Balance b, Optional<BigDecimal> price, BigDecimal tokenPrice) {
         String coin = b.key().coin();
         if (coin.equals(config.platformToken()) || b.available().signum() <= 0) return Optional.empty();
-        Optional<BigDecimal> price = prices.usdtPrice(coin);
         if (price.isEmpty()) return Optional.empty();
         if (b.available().multiply(price.get()).compareTo(config.thresholdUsdt()) >= 0) return Optional.empty();
         BigDecimal gross = floor(b.available().multiply(price.get()).divide(tokenPrice, java.math.MathContext.DECIMAL128));
@@ -87,9 +89,11 @@ public final class SmallAssetConversion {
         }
         String token = config.platformToken();
         BigDecimal tokenPrice = prices.requireUsdtPrice(token);
+        // Prices are read here, before the ledger change: its decision runs without SQL (a price reload is SQL).
+        Map<String, BigDecimal> coinPrices = new HashMap<>();
         for (String coin : fromCoins) {
             if (coin.equals(token)) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, coin + " is the target coin");
-            if (prices.usdtPrice(coin).isEmpty()) throw new ApiException(ErrorCode.PARAM_NOT_EXIST, coin);
+            coinPrices.put(coin, prices.usdtPrice(coin).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, coin)));
         }
         BalanceKey tokenKey = new BalanceKey(uid, AccountType.unified, token);
         List<BalanceKey> keys = new ArrayList<>();
@@ -103,7 +107,7 @@ public final class SmallAssetConversion {
             for (String coin : fromCoins) {
                 Balance b = rows.get(new BalanceKey(uid, AccountType.unified, coin));
                 // Decided under the lock: a concurrent trade may have converted it already.
-                SmallAsset a = estimate(b, tokenPrice).orElseThrow(() ->
+                SmallAsset a = estimate(b, Optional.of(coinPrices.get(coin)), tokenPrice).orElseThrow(() ->
                         new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, coin + " is not a small asset"));
                 BigDecimal gross = a.estimatedAmount().add(a.fee());
                 moves.add(move(b.key(), Field.available, b.available().negate(), Counter.conversion));

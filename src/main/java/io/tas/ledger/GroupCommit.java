@@ -17,9 +17,11 @@ import java.util.function.Function;
  * writer takes every change waiting (at most MAX_BATCH), runs them in one database transaction and answers
  * each only after the commit. A commit costs one WAL flush and a handful of round trips whatever the batch
  * holds, so concurrent changes share that cost instead of each paying it. Each change is still its own
- * balanced ledger transaction, decided on the rows as the changes before it in the batch left them. When the
- * database rejects a batch for a reason one change may have caused, every change in it is retried alone, so one
- * failing change cannot fail the rest. A change whose own code throws fails alone without failing the batch.
+ * balanced ledger transaction, decided on the rows as the changes before it in the batch left them.
+ * One change never fails another: a change whose own code throws fails alone inside the batch, and when the
+ * database rejects a batch (one change's value too long for its column, a constraint, a deadlock, anything)
+ * every change in it is retried alone. Only a lost connection fails the whole batch at once: its outcome is
+ * unknown, and retrying would risk applying a committed change twice.
  */
 final class GroupCommit implements AutoCloseable {
     static final int MAX_BATCH = 128;
@@ -74,31 +76,51 @@ final class GroupCommit implements AutoCloseable {
         failQueued();
     }
 
-    private void write(List<Pending<?>> batch) {
+    /** Runs the changes as one batch on the calling thread, with the same isolation; for tests. */
+    List<CompletableFuture<?>> writeNow(List<Change<?>> changes) {
+        List<Pending<?>> batch = new ArrayList<>();
+        for (Change<?> c : changes) batch.add(new Pending<>(c, new CompletableFuture<>()));
+        write(batch);
+        return batch.stream().<CompletableFuture<?>>map(Pending::done).toList();
+    }
+
+    /** Writes the batch and answers each change; returns the failure when the database went away, else null. */
+    private Throwable write(List<Pending<?>> batch) {
         List<Outcome<?>> outcomes;
         try {
             List<Change<?>> changes = batch.stream().<Change<?>>map(Pending::change).toList();
             outcomes = runTogether.apply(changes);
         } catch (Throwable e) {
-            if (batch.size() > 1 && oneChangeMayBeTheCause(e)) {
-                for (Pending<?> p : batch) write(new ArrayList<>(List.of(p)));
+            Throwable lost = connectionLost(e) ? e : null;
+            if (batch.size() > 1 && lost == null) {
+                for (Pending<?> p : batch) {
+                    // Once the database is gone, the changes not yet retried fail at once instead of one slow attempt each.
+                    if (lost != null) p.done().completeExceptionally(lost);
+                    else lost = write(new ArrayList<>(List.of(p)));
+                }
             } else {
                 for (Pending<?> p : batch) p.done().completeExceptionally(e);
             }
-            return;
+            return lost;
         }
         for (int i = 0; i < batch.size(); i++) complete(batch.get(i), outcomes.get(i));
+        return null;
     }
 
     /**
-     * A constraint violation (one change's duplicate reference, say) or a deadlock may be one change's doing, so
-     * the batch is retried change by change. Anything else (the database unreachable, a lock timeout) would fail
-     * each retry the same way, one slow attempt after another, so it fails the whole batch at once.
+     * The database went away (SQL state class 08, a connection that could not be had or was closed; 53 out of
+     * resources; 57 shut down by the operator): no one change caused it, every retry would fail the same slow
+     * way, and the batch may or may not have committed.
      */
-    private static boolean oneChangeMayBeTheCause(Throwable e) {
-        if (!(e instanceof DataAccessException d)) return false;
-        String state = d.sqlState();
-        return state != null && (state.startsWith("23") || state.startsWith("40"));
+    static boolean connectionLost(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.sql.SQLTransientConnectionException || t instanceof java.sql.SQLNonTransientConnectionException) return true;
+            String state = t instanceof java.sql.SQLException s ? s.getSQLState()
+                    : t instanceof DataAccessException d ? d.sqlState() : null;
+            if (state != null && (state.startsWith("08") || state.startsWith("53") || state.startsWith("57"))) return true;
+            if (t.getCause() == t) break;
+        }
+        return false;
     }
 
     @SuppressWarnings("unchecked")

@@ -22,6 +22,11 @@ import java.util.function.Function;
 public final class Ledger implements AutoCloseable {
     /** Decimal places of every stored amount (numeric(38, 18)). */
     public static final int SCALE = 18;
+    /** Integer digits numeric(38, 18) leaves: every stored amount is below 10^20 in magnitude. */
+    public static final int MAX_INTEGER_DIGITS = 38 - SCALE;
+    private static final BigDecimal LIMIT = BigDecimal.TEN.pow(MAX_INTEGER_DIGITS);
+    /** Length of ledger_tx.ref. */
+    public static final int MAX_REF_LENGTH = 128;
     private final Database db;
     private final Clock clock;
     private final IdGenerator ids;
@@ -75,9 +80,17 @@ public final class Ledger implements AutoCloseable {
                     throw new IllegalArgumentException("amount beyond ledger precision: " + m.amount());
                 }
                 Balance b = next.containsKey(m.key()) ? next.get(m.key()) : get(m.key());
-                Balance after = b.plus(m.field(), m.amount());
-                if (after.get(m.field()).signum() < 0) throw new ApiException(ErrorCode.INSUFFICIENT_BALANCE);
-                next.put(m.key(), after);
+                next.put(m.key(), b.plus(m.field(), m.amount()));
+            }
+            // A transaction is atomic: only where its movements leave each row counts, not the order they are listed in.
+            for (Balance after : next.values()) {
+                for (Field f : Field.values()) {
+                    BigDecimal v = after.get(f);
+                    if (v.signum() < 0) throw new ApiException(ErrorCode.INSUFFICIENT_BALANCE);
+                    if (v.abs().compareTo(LIMIT) >= 0) {
+                        throw new ApiException(ErrorCode.PARAM_VERIFICATION_EXCEPTION, "balance would exceed " + MAX_INTEGER_DIGITS + " integer digits");
+                    }
+                }
             }
             long txId = ids.next();
             List<LedgerStore.JournalRow> journal = new ArrayList<>(movements.size() * 2);
@@ -111,6 +124,11 @@ public final class Ledger implements AutoCloseable {
         return db.inTransaction() ? runAlone(c).valueOrThrow() : groupCommit.submit(c);
     }
 
+    /** The changes as one group-commit batch, on this thread, with the group commit's isolation (for tests). */
+    List<java.util.concurrent.CompletableFuture<?>> submitAsOneBatch(List<Change<?>> changes) {
+        return groupCommit.writeNow(changes);
+    }
+
     /** Runs one change in the current transaction (call inside Database.tx). */
     @SuppressWarnings("unchecked")
     <T> Outcome<T> runAlone(Change<T> c) {
@@ -137,11 +155,13 @@ public final class Ledger implements AutoCloseable {
     /** A submitted change: the rows it needs and what it does with them. */
     record Change<T>(Collection<BalanceKey> keys, Function<Locked, T> work) {}
 
-    /** What a change did: its value, or the exception that rejected it. */
-    record Outcome<T>(T value, RuntimeException failure) {
+    /** What a change did: its value, or what rejected it. */
+    record Outcome<T>(T value, Throwable failure) {
         T valueOrThrow() {
-            if (failure != null) throw failure;
-            return value;
+            if (failure == null) return value;
+            if (failure instanceof RuntimeException r) throw r;
+            if (failure instanceof Error e) throw e;
+            throw new IllegalStateException("ledger change failed", failure);
         }
     }
 
@@ -166,7 +186,7 @@ public final class Ledger implements AutoCloseable {
         List<Outcome<?>> run() {
             SortedSet<BalanceKey> all = new TreeSet<>();
             changes.forEach(c -> all.addAll(c.keys()));
-            store.lock(db.dsl(), db.autoCommit(), all, ownTransaction).forEach(b -> rows.put(b.key(), b));
+            store.lock(db.dsl(), all, ownTransaction).forEach(b -> rows.put(b.key(), b));
             List<Outcome<?>> outcomes = new ArrayList<>(changes.size());
             for (Change<?> c : changes) outcomes.add(runOne(c));
             return outcomes;
@@ -175,11 +195,12 @@ public final class Ledger implements AutoCloseable {
         private <T> Outcome<T> runOne(Change<T> c) {
             Locked locked = new Locked(Set.copyOf(c.keys()), rows);
             try {
-                T value = c.work().apply(locked);
+                // The decision runs without SQL: a failing statement would abort the transaction the whole batch shares.
+                T value = db.forbiddingSql(() -> c.work().apply(locked));
                 locked.mergeInto(changed, writes);
                 return new Outcome<>(value, null);
-            } catch (RuntimeException e) {
-                // Rejected (ApiException) or broken: either way only this change's staged rows are dropped.
+            } catch (Throwable e) {
+                // Rejected (ApiException) or broken in any way: only this change's staged rows are dropped.
                 return new Outcome<>(null, e);
             }
         }
@@ -194,17 +215,50 @@ public final class Ledger implements AutoCloseable {
     public record Posted(long txId, boolean repeated) {}
 
     /**
-     * Posts once per (kind, ref): a repeat returns the first transaction and changes nothing. Two
-     * concurrent first calls race on the unique index; the loser reads the winner's transaction.
+     * Posts once per (kind, ref): a repeat with the same movements returns the first transaction and changes
+     * nothing; the same ref with other movements is refused (like a reused idempotency key with other
+     * parameters), also when two first calls race on the unique index and the loser reads the winner's.
      */
     public Posted postOnce(String kind, String ref, long uid, List<Movement> movements) {
+        checkRef(ref);
         Optional<Long> earlier = store.txByRef(db.dsl(), kind, ref);
-        if (earlier.isPresent()) return new Posted(earlier.get(), true);
+        if (earlier.isPresent()) return repeat(earlier.get(), ref, uid, movements);
         try {
             return new Posted(post(kind, ref, uid, movements), false);
         } catch (IntegrityConstraintViolationException e) {
-            return store.txByRef(db.dsl(), kind, ref).map(id -> new Posted(id, true)).orElseThrow(() -> e);
+            long winner = store.txByRef(db.dsl(), kind, ref).orElseThrow(() -> e);
+            return repeat(winner, ref, uid, movements);
         }
+    }
+
+    private Posted repeat(long txId, String ref, long uid, List<Movement> movements) {
+        if (!store.journalOf(db.dsl(), txId).equals(LedgerStore.fingerprint(uid, movements))) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "ref " + ref + " was already used with different parameters");
+        }
+        return new Posted(txId, true);
+    }
+
+    /** A caller reference fits the column: required, at most MAX_REF_LENGTH characters. */
+    public static void checkRef(String ref) {
+        if (ref == null || ref.isBlank()) throw new ApiException(ErrorCode.PARAM_EMPTY, "ref");
+        if (ref.length() > MAX_REF_LENGTH) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_EXCEPTION, "ref is longer than " + MAX_REF_LENGTH + " characters");
+        }
+    }
+
+    /**
+     * An amount the ledger can store exactly: at most SCALE decimals (checked like the platform's
+     * "checkBDScale") and fewer than MAX_INTEGER_DIGITS integer digits. Checked at the edge, before any SQL.
+     */
+    public static BigDecimal checkAmount(String name, BigDecimal v) {
+        if (v == null) throw new ApiException(ErrorCode.PARAM_EMPTY, name);
+        if (v.stripTrailingZeros().scale() > SCALE) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_EXCEPTION, name + " checkBDScale error value=" + v.toPlainString() + " checkScale=" + SCALE);
+        }
+        if (v.abs().compareTo(LIMIT) >= 0) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_EXCEPTION, name + " has more than " + MAX_INTEGER_DIGITS + " integer digits");
+        }
+        return v;
     }
 
     /**
@@ -215,9 +269,6 @@ public final class Ledger implements AutoCloseable {
         return store.balances(db.dsl(), uid).stream()
                 .filter(b -> b.available().signum() != 0 || b.frozen().signum() != 0 || b.debt().signum() != 0).toList();
     }
-
-    /** After a reset: balance rows this process knew to exist are gone. */
-    public void forgetRows() { store.forgetRows(); }
 
     public Balance balance(BalanceKey key) {
         return balances(key.uid()).stream().filter(b -> b.key().equals(key)).findFirst().orElse(Balance.empty(key));

@@ -11,9 +11,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.HashMap;
-import java.util.HashSet;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -23,54 +20,31 @@ import static org.jooq.impl.DSL.*;
 /** SQL for balances and the journal. */
 final class LedgerStore {
 
-    /** Balance rows known to exist (rows are only ever removed by a sandbox reset, which clears this). */
-    private final Set<BalanceKey> known = ConcurrentHashMap.newKeySet();
-
-    void forgetRows() { known.clear(); }
-
     /**
-     * Locks the rows in key order, creating missing ones first, so that every transaction takes its
-     * locks in one global order and none can wait in a cycle. A missing row is created before any lock is
-     * taken, committed on its own (a zero row changes no money); a row of an account created in this very
-     * transaction is created inside it (nobody else can see that account yet). Known rows cost one round trip,
-     * and so do unknown rows that exist when the lock is the transaction's first statement (a group commit).
+     * Locks the rows in key order on the transaction's one connection, creating missing ones, so that every
+     * transaction takes its locks in one global order and none can wait in a cycle. The lock is the first
+     * statement: rows that exist (the usual case) cost one round trip. When some are missing:
+     * - firstInTransaction (a group commit's own transaction, where nothing else has happened yet): the locks
+     *   are released, the missing zero rows are created and committed on their own (a zero row changes no
+     *   money), and everything is locked again in key order;
+     * - inside a caller's transaction (a seed that creates the account, a position change): they are created
+     *   there and commit with the caller's work (a new account's rows are invisible to everybody else).
+     * A key whose account does not exist fails on the foreign key, which fails this change.
      */
-    List<Balance> lock(DSLContext tx, DSLContext autoCommit, Collection<BalanceKey> sortedKeys, boolean firstInTransaction) {
-        if (firstInTransaction && !known.containsAll(sortedKeys)) {
-            // The rows usually exist already: lock them straight away. If some are missing, release the locks
-            // (nothing else has happened in this transaction) and take the careful way below.
-            Map<BalanceKey, Balance> found = selectForUpdate(tx, sortedKeys);
-            if (found.size() == sortedKeys.size()) {
-                known.addAll(sortedKeys);
-                return inKeyOrder(sortedKeys, found);
-            }
-            tx.connection(java.sql.Connection::rollback);
-        }
-        if (!known.containsAll(sortedKeys)) {
-            List<BalanceKey> unknown = sortedKeys.stream().filter(k -> !known.contains(k)).toList();
-            Set<BalanceKey> existing = new HashSet<>();
-            tx.selectFrom(BALANCE).where(keyIn(unknown)).forEach(r -> existing.add(toBalance(r).key()));
-            List<BalanceKey> missing = unknown.stream().filter(k -> !existing.contains(k)).toList();
-            if (!missing.isEmpty()) {
-                try {
-                    insertIfMissing(autoCommit, missing);
-                } catch (IntegrityConstraintViolationException e) {
-                    insertIfMissing(tx, missing); // an account not committed yet: create its rows with it
-                }
-            }
-            known.addAll(unknown);
-        }
+    List<Balance> lock(DSLContext tx, Collection<BalanceKey> sortedKeys, boolean firstInTransaction) {
         Map<BalanceKey, Balance> found = selectForUpdate(tx, sortedKeys);
-        if (found.size() < sortedKeys.size()) {
-            // Rare: a reset on another node, or a rolled-back transaction that created them, removed rows we
-            // knew. Create them in this transaction (out of order, so PostgreSQL may break a deadlock here).
-            known.removeAll(sortedKeys);
-            Map<BalanceKey, Balance> present = found;
-            insertIfMissing(tx, sortedKeys.stream().filter(k -> !present.containsKey(k)).toList());
-            found = selectForUpdate(tx, sortedKeys);
-            if (found.size() < sortedKeys.size()) throw new IllegalStateException("balance rows could not be created: " + sortedKeys);
+        if (found.size() == sortedKeys.size()) return inKeyOrder(sortedKeys, found);
+        List<BalanceKey> missing = sortedKeys.stream().filter(k -> !found.containsKey(k)).toList();
+        if (firstInTransaction) {
+            tx.connection(java.sql.Connection::rollback);
+            insertIfMissing(tx, missing);
+            tx.connection(java.sql.Connection::commit);
+        } else {
+            insertIfMissing(tx, missing);
         }
-        return inKeyOrder(sortedKeys, found);
+        Map<BalanceKey, Balance> locked = selectForUpdate(tx, sortedKeys);
+        if (locked.size() < sortedKeys.size()) throw new IllegalStateException("balance rows could not be created: " + sortedKeys);
+        return inKeyOrder(sortedKeys, locked);
     }
 
     private static List<Balance> inKeyOrder(Collection<BalanceKey> sortedKeys, Map<BalanceKey, Balance> found) {
@@ -129,6 +103,37 @@ final class LedgerStore {
 
     Optional<Long> txByRef(DSLContext dsl, String kind, String ref) {
         return dsl.select(LEDGER_TX.ID).from(LEDGER_TX).where(LEDGER_TX.KIND.eq(kind).and(LEDGER_TX.REF.eq(ref))).fetchOptional(LEDGER_TX.ID);
+    }
+
+    /**
+     * What a ledger transaction did, as comparable text: its uid and its journal rows (user and counter rows,
+     * amounts without trailing zeros), sorted. Two postings with equal fingerprints moved the same money.
+     */
+    List<String> journalOf(DSLContext dsl, long txId) {
+        Long uid = dsl.select(LEDGER_TX.UID).from(LEDGER_TX).where(LEDGER_TX.ID.eq(txId)).fetchOne(LEDGER_TX.UID);
+        List<String> rows = new ArrayList<>();
+        rows.add("tx " + uid);
+        dsl.select(JOURNAL.UID, JOURNAL.ACCOUNT_TYPE, JOURNAL.FIELD, JOURNAL.COIN, JOURNAL.AMOUNT).from(JOURNAL)
+                .where(JOURNAL.TX_ID.eq(txId))
+                .forEach(r -> rows.add(journalText(r.value1(), r.value2(), r.value3(), r.value4(), r.value5())));
+        rows.sort(null);
+        return rows;
+    }
+
+    /** The fingerprint (see journalOf) that posting these movements for uid would write. */
+    static List<String> fingerprint(long uid, List<Movement> movements) {
+        List<String> rows = new ArrayList<>();
+        rows.add("tx " + uid);
+        for (Movement m : movements) {
+            rows.add(journalText(m.key().uid(), m.key().account().name(), m.field().name(), m.key().coin(), m.amount()));
+            rows.add(journalText(null, null, m.counter().name(), m.key().coin(), m.amount().negate()));
+        }
+        rows.sort(null);
+        return rows;
+    }
+
+    private static String journalText(Long uid, String account, String field, String coin, BigDecimal amount) {
+        return uid + "/" + account + "/" + field + "/" + coin + " " + amount.stripTrailingZeros().toPlainString();
     }
 
     /** One journal row: a user row (uid and account set) or a counter-account row (both null). */

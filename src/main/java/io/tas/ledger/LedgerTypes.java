@@ -12,8 +12,11 @@ public final class LedgerTypes {
     /** The column of a balance row a movement changes. */
     public enum Field { available, frozen, debt }
 
-    /** The system side of every movement (double entry): where the value came from or went to. */
-    public enum Counter { deposit, withdrawal, adjustment, conversion, fee, margin, pnl, funding, loan }
+    /**
+     * The system side of every movement (double entry): where the value came from or went to. insurance covers
+     * a loss that an account without borrowing (classic) cannot pay when its position is closed.
+     */
+    public enum Counter { deposit, withdrawal, adjustment, conversion, fee, margin, pnl, funding, loan, insurance }
 
     /** One balance row's key. Ordered, so locks are always taken in one order (no deadlocks). */
     public record BalanceKey(long uid, AccountType account, String coin) implements Comparable<BalanceKey> {

@@ -1,6 +1,8 @@
 package io.tas.market;
 
 import io.tas.account.AccountEnums.Category;
+import io.tas.error.ApiException;
+import io.tas.error.ErrorCode;
 
 import java.math.BigDecimal;
 import java.util.List;
@@ -16,6 +18,18 @@ public record Instrument(Category category, String symbol, String baseCoin, Stri
     public record MmrTier(BigDecimal maxNotional, BigDecimal mmr) {}
 
     public boolean isInverse() { return category == Category.COIN_FUTURES; }
+
+    private static final BigDecimal LEVERAGE_LIMIT = new BigDecimal("100000000");
+
+    /** A leverage as stored (numeric(10, 2)): positive, at most 2 decimals, below 10^8; else 40808 before any SQL. */
+    public static BigDecimal checkLeverage(String name, BigDecimal v) {
+        if (v == null) throw new ApiException(ErrorCode.PARAM_EMPTY, name);
+        if (v.signum() <= 0) throw new ApiException(ErrorCode.PARAM_ERROR, name);
+        if (v.stripTrailingZeros().scale() > 2 || v.compareTo(LEVERAGE_LIMIT) >= 0) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_EXCEPTION, name + " checkBDScale error value=" + v.toPlainString() + " checkScale=2");
+        }
+        return v;
+    }
 
     /** The tier rate for a notional; beyond the last tier the last rate applies. */
     public BigDecimal mmrFor(BigDecimal notional) {

@@ -1,5 +1,6 @@
 package io.tas.position;
 
+import io.tas.account.AccountEnums.AccountKind;
 import io.tas.account.AccountEnums.Category;
 import io.tas.account.AccountEnums.HoldMode;
 import io.tas.account.AccountEnums.MarginMode;
@@ -8,6 +9,7 @@ import io.tas.error.ApiException;
 import io.tas.error.ErrorCode;
 import io.tas.ledger.Ledger;
 import io.tas.ledger.LedgerTypes.AccountType;
+import io.tas.ledger.LedgerTypes.Balance;
 import io.tas.ledger.LedgerTypes.BalanceKey;
 import io.tas.ledger.LedgerTypes.Counter;
 import io.tas.ledger.LedgerTypes.Field;
@@ -65,11 +67,13 @@ public final class PositionService {
         positive(c.size(), "size");
         positive(c.price(), "price");
         notNegative(c.fee(), "fee");
-        positive(c.leverage(), "leverage");
+        Instrument.checkLeverage("leverage", c.leverage());
         if (c.leverage().compareTo(inst.maxLeverage()) > 0) throw new ApiException(ErrorCode.PARAM_ERROR, "leverage");
         if (accounts.find(c.uid()).isEmpty()) throw new ApiException(ErrorCode.PARAM_NOT_EXIST, c.uid());
         HoldMode mode = accounts.settings(c.uid()).holdMode();
         return db.tx(dsl -> {
+            // Under the account's position lock, so two concurrent opens of one side cannot both find none.
+            store.lockPositionsOf(dsl, c.uid());
             if (store.findOpen(dsl, c.uid(), c.category(), c.symbol(), c.holdSide()).isPresent()) {
                 throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "position already open; add to it instead");
             }
@@ -87,7 +91,7 @@ public final class PositionService {
     }
 
     public Position fill(Fill f) {
-        if (f.size() == null || f.size().signum() == 0) throw new ApiException(ErrorCode.PARAM_ERROR, "size");
+        if (Ledger.checkAmount("size", f.size()).signum() == 0) throw new ApiException(ErrorCode.PARAM_ERROR, "size");
         positive(f.price(), "price");
         notNegative(f.fee(), "fee");
         return db.tx(dsl -> {
@@ -120,12 +124,14 @@ public final class PositionService {
                 moves.add(move(key, Field.available, released, Counter.margin));
                 if (realised.signum() != 0) moves.add(move(key, Field.available, realised, Counter.pnl));
                 if (f.fee().signum() != 0) moves.add(move(key, Field.available, f.fee().negate(), Counter.fee));
-                ledger.submit(List.of(key), rows -> rows.post(closes ? "position_close" : "position_reduce", null, p.uid(), moves));
+                boolean unified = accounts.find(p.uid()).map(a -> a.kind() == AccountKind.UNIFIED).orElse(false);
+                ledger.submit(List.of(key), rows -> rows.post(closes ? "position_close" : "position_reduce", null, p.uid(),
+                        coverShortfall(rows.get(key), moves, unified)));
                 BigDecimal size = p.size().subtract(q);
                 next = new Position(p.id(), p.uid(), p.category(), p.symbol(), p.marginCoin(), p.holdSide(), p.marginMode(),
                         p.posMode(), p.leverage(), size, p.locked().min(size), p.openPriceAvg(), p.marginSize().subtract(released),
                         p.achievedProfits().add(realised), p.totalFunding(), p.openFeeTotal(), p.closeFeeTotal().subtract(f.fee()),
-                        p.openTotal(), p.closeTotal().add(q), p.closeValue().add(q.multiply(f.price())), p.autoMargin(),
+                        p.openTotal(), p.closeTotal().add(q), Ledger.scaled(p.closeValue().add(q.multiply(f.price()))), p.autoMargin(),
                         closes ? Status.closed : Status.open, p.createdTime(), now);
             }
             store.update(dsl, next);
@@ -175,6 +181,27 @@ public final class PositionService {
         return new Valuation(p, mark, upl, mmr, ratio, breakEven, liq);
     }
 
+    /**
+     * A position can always be closed: a realised loss beyond the available balance is covered, decided under
+     * the balance lock. A unified account borrows the shortfall (its debt grows, loan-data shows it); an account
+     * that cannot borrow (classic) has it covered by the insurance counter-account, as an exchange's insurance
+     * fund covers a loss beyond a position's margin.
+     */
+    private static List<Movement> coverShortfall(Balance now, List<Movement> moves, boolean unified) {
+        BigDecimal after = now.available();
+        for (Movement m : moves) if (m.field() == Field.available) after = after.add(m.amount());
+        if (after.signum() >= 0) return moves;
+        BigDecimal shortfall = after.negate();
+        List<Movement> covered = new ArrayList<>(moves);
+        if (unified) {
+            covered.add(move(now.key(), Field.available, shortfall, Counter.loan));
+            covered.add(move(now.key(), Field.debt, shortfall, Counter.loan));
+        } else {
+            covered.add(move(now.key(), Field.available, shortfall, Counter.insurance));
+        }
+        return covered;
+    }
+
     private static List<Movement> openMovements(BalanceKey key, BigDecimal margin, BigDecimal fee) {
         List<Movement> moves = new ArrayList<>();
         moves.add(move(key, Field.available, margin.negate(), Counter.margin));
@@ -183,13 +210,12 @@ public final class PositionService {
         return moves;
     }
 
+    /** Sizes, prices and fees fit the ledger's numeric(38, 18) exactly (else 40808), and are positive. */
     private static void positive(BigDecimal v, String name) {
-        if (v == null) throw new ApiException(ErrorCode.PARAM_EMPTY, name);
-        if (v.signum() <= 0) throw new ApiException(ErrorCode.PARAM_ERROR, name);
+        if (Ledger.checkAmount(name, v).signum() <= 0) throw new ApiException(ErrorCode.PARAM_ERROR, name);
     }
 
     private static void notNegative(BigDecimal v, String name) {
-        if (v == null) throw new ApiException(ErrorCode.PARAM_EMPTY, name);
-        if (v.signum() < 0) throw new ApiException(ErrorCode.PARAM_ERROR, name);
+        if (Ledger.checkAmount(name, v).signum() < 0) throw new ApiException(ErrorCode.PARAM_ERROR, name);
     }
 }

@@ -7,10 +7,14 @@ import io.tas.position.Position.HoldSide;
 import io.tas.position.Position.Status;
 import io.tas.store.generated.tables.records.FuturesPositionRecord;
 import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
+
+import java.math.BigDecimal;
 
 import java.util.List;
 import java.util.Optional;
 
+import static io.tas.store.generated.Tables.ACCOUNT;
 import static io.tas.store.generated.Tables.FUTURES_POSITION;
 
 /** SQL for futures positions. */
@@ -22,6 +26,16 @@ final class PositionStore {
 
     void update(DSLContext dsl, Position p) {
         dsl.update(FUTURES_POSITION).set(toRecord(dsl, p)).where(FUTURES_POSITION.ID.eq(p.id())).execute();
+    }
+
+    /**
+     * The account's position lock: its account row, so opens of one account serialise (lock order: account,
+     * then position, then balance rows). PostgreSQL's FOR NO KEY UPDATE leaves the row's key-share locks alone,
+     * which foreign-key checks of new balance rows take.
+     */
+    void lockPositionsOf(DSLContext dsl, long uid) {
+        var select = dsl.select(ACCOUNT.UID).from(ACCOUNT).where(ACCOUNT.UID.eq(uid));
+        (dsl.dialect() == SQLDialect.POSTGRES ? select.forNoKeyUpdate() : select.forUpdate()).fetchOptional();
     }
 
     /** The position, locked for this transaction. */
@@ -43,7 +57,29 @@ final class PositionStore {
                 .orderBy(FUTURES_POSITION.ID.desc()).fetch(PositionStore::toPosition);
     }
 
+    /**
+     * Every amount is stored exactly as the service holds it: a value with more decimals than its column would be
+     * rounded by the database (HALF_UP) differently from the code (HALF_EVEN), so it is a programming error here.
+     */
+    private static BigDecimal exact(String name, BigDecimal v, int scale) {
+        if (v.stripTrailingZeros().scale() > scale) throw new IllegalStateException(name + " has more than " + scale + " decimals: " + v);
+        return v;
+    }
+
     private static FuturesPositionRecord toRecord(DSLContext dsl, Position p) {
+        int s = io.tas.ledger.Ledger.SCALE;
+        exact("leverage", p.leverage(), 2);
+        exact("size", p.size(), s);
+        exact("locked", p.locked(), s);
+        exact("openPriceAvg", p.openPriceAvg(), s);
+        exact("marginSize", p.marginSize(), s);
+        exact("achievedProfits", p.achievedProfits(), s);
+        exact("totalFunding", p.totalFunding(), s);
+        exact("openFeeTotal", p.openFeeTotal(), s);
+        exact("closeFeeTotal", p.closeFeeTotal(), s);
+        exact("openTotal", p.openTotal(), s);
+        exact("closeTotal", p.closeTotal(), s);
+        exact("closeValue", p.closeValue(), s);
         FuturesPositionRecord r = dsl.newRecord(FUTURES_POSITION);
         r.setId(p.id());
         r.setUid(p.uid());

@@ -42,6 +42,14 @@ class GroupCommitTest {
         if (changes.stream().anyMatch(c -> c.keys().contains(DOWN))) {
             throw new DataAccessException("connection lost", new SQLException("connection lost", "08006"));
         }
+        if (changes.stream().anyMatch(c -> c.keys().contains(NO_CONNECTION))) {
+            throw new DataAccessException("pool", new java.sql.SQLTransientConnectionException("Connection is not available, request timed out"));
+        }
+        // The database rejects these whenever they are in the batch, alone or not.
+        if (changes.stream().anyMatch(c -> c.keys().contains(TOO_LONG))) {
+            throw new DataAccessException("value too long", new SQLException("value too long for type character varying(128)", "22001"));
+        }
+        if (changes.stream().anyMatch(c -> c.keys().contains(BROKEN))) throw new IllegalStateException("unexpected");
         if (changes.size() > 1 && changes.stream().anyMatch(c -> c.keys().contains(BAD))) {
             throw new DataAccessException("duplicate key", new SQLException("duplicate key", "23505"));
         }
@@ -57,6 +65,9 @@ class GroupCommitTest {
     private static final LedgerTypes.BalanceKey BAD = new LedgerTypes.BalanceKey(0, LedgerTypes.AccountType.spot, "BAD");
     private static final LedgerTypes.BalanceKey DOWN = new LedgerTypes.BalanceKey(0, LedgerTypes.AccountType.spot, "DOWN");
     private static final LedgerTypes.BalanceKey POOR = new LedgerTypes.BalanceKey(0, LedgerTypes.AccountType.spot, "POOR");
+    private static final LedgerTypes.BalanceKey NO_CONNECTION = new LedgerTypes.BalanceKey(0, LedgerTypes.AccountType.spot, "NOCONN");
+    private static final LedgerTypes.BalanceKey TOO_LONG = new LedgerTypes.BalanceKey(0, LedgerTypes.AccountType.spot, "LONG");
+    private static final LedgerTypes.BalanceKey BROKEN = new LedgerTypes.BalanceKey(0, LedgerTypes.AccountType.spot, "BROKEN");
 
     private static Change<Integer> change(int keys) {
         List<LedgerTypes.BalanceKey> k = new ArrayList<>();
@@ -121,7 +132,26 @@ class GroupCommitTest {
         // A rejection reaches its caller as the API error itself, not wrapped.
         assertThatThrownBy(() -> poor.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(ApiException.class)
                 .satisfies(e -> assertThat(((ApiException) e).error()).isEqualTo(ErrorCode.INSUFFICIENT_BALANCE));
-        assertThat(batchSizes).contains(1).anySatisfy(size -> assertThat(size).isGreaterThan(1));
+        // The two writers' one-change batches, the seven together, then each of the seven alone.
+        assertThat(batchSizes).hasSize(GroupCommit.WRITERS + 1 + 7);
+        assertThat(batchSizes).filteredOn(size -> size == 7).hasSize(1);
+        assertThat(batchSizes).filteredOn(size -> size == 1).hasSize(GroupCommit.WRITERS + 7);
+    }
+
+    @Test
+    void aDataErrorOrAnUnexpectedFailureOfOneChangeFailsThatChangeAlone() throws Exception {
+        occupyWriters();
+        List<Future<Object>> good = new ArrayList<>();
+        for (int i = 1; i <= 5; i++) good.add(submit(change(i)));
+        Future<Object> tooLong = submit(new Change<>(List.of(TOO_LONG), rows -> 0));
+        Future<Object> broken = submit(new Change<>(List.of(BROKEN), rows -> 0));
+        awaitQueued(7);
+        gate.countDown();
+        for (int i = 1; i <= 5; i++) assertThat(good.get(i - 1).get(10, TimeUnit.SECONDS)).isEqualTo(i);
+        assertThatThrownBy(() -> tooLong.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(DataAccessException.class)
+                .hasMessageContaining("value too long");
+        assertThatThrownBy(() -> broken.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(IllegalStateException.class)
+                .hasMessage("unexpected");
     }
 
     @Test
@@ -137,9 +167,24 @@ class GroupCommitTest {
             assertThatThrownBy(() -> f.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(DataAccessException.class)
                     .hasMessageContaining("connection lost");
         }
-        // The writers' two one-change batches, then at most one attempt per writer for the six: no change-by-change
-        // retries (which would make it 2 + 6 or more) against a database that is gone.
-        assertThat(calls.get() - before).isLessThanOrEqualTo(2 * GroupCommit.WRITERS);
+        // The writers' two one-change batches, then one attempt for the six: no change-by-change retries
+        // (which would make it 2 + 1 + 6) against a database that is gone.
+        assertThat(calls.get() - before).isEqualTo(GroupCommit.WRITERS + 1);
+    }
+
+    @Test
+    void aPoolThatHasNoConnectionFailsTheBatchAtOnceToo() throws Exception {
+        occupyWriters();
+        List<Future<Object>> waiting = new ArrayList<>();
+        for (int i = 1; i <= 3; i++) waiting.add(submit(change(i)));
+        waiting.add(submit(new Change<>(List.of(NO_CONNECTION), rows -> 0)));
+        awaitQueued(4);
+        int before = calls.get();
+        gate.countDown();
+        for (Future<Object> f : waiting) {
+            assertThatThrownBy(() -> f.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(DataAccessException.class);
+        }
+        assertThat(calls.get() - before).isEqualTo(GroupCommit.WRITERS + 1);
     }
 
     @Test

@@ -1,0 +1,131 @@
+package io.tas.api;
+
+import io.tas.support.ApiClient;
+import io.tas.support.ApiClient.Reply;
+import io.tas.support.Credentials;
+import io.tas.support.Databases;
+import io.tas.support.ServerPool;
+import io.tas.support.TestServer;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.*;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Admin money inputs are checked before they reach SQL (issue 7, item 1): a value the ledger cannot store is an
+ * HTTP 400 with a documented code, never a 500; nothing changes; concurrent users' trades are not affected.
+ * A ref reused with another payload is refused, like a reused idempotency key with other parameters.
+ */
+@ParameterizedClass
+@EnumSource(Databases.Kind.class)
+class AdminMoneyInputTest {
+    private static final AtomicInteger NAMES = new AtomicInteger();
+    @Parameter Databases.Kind kind;
+    TestServer server;
+    Admin admin;
+
+    @BeforeEach
+    void setUp() {
+        server = ServerPool.next(kind);
+        admin = new Admin(server);
+    }
+
+    private String name() { return "input-" + kind + "-" + NAMES.incrementAndGet(); }
+
+    private static void assertRefused(Reply r, String code, String msg) {
+        assertThat(r.status()).as(r.raw()).isEqualTo(400);
+        assertThat(r.code()).as(r.raw()).isEqualTo(code);
+        assertThat(r.msg()).as(r.raw()).isEqualTo(msg);
+    }
+
+    private Reply deposit(long uid, String amount, String ref) {
+        return admin.post("/admin/v1/ledger/deposit", "{\"uid\":" + uid + ",\"account\":\"unified\",\"coin\":\"USDT\",\"amount\":\""
+                + amount + "\",\"ref\":\"" + ref + "\"}");
+    }
+
+    @Test
+    void unstorableDepositsAre400WithTheirCodeAndChangeNothingWhileTradesGoOn() throws Exception {
+        admin.fundedAccount(name(), "USDT", "100");
+        long victim = admin.lastUid;
+        // Traders converting dust at the same time: each has one DOGE worth 0.38 USDT.
+        List<Credentials> traders = new ArrayList<>();
+        for (int i = 0; i < 8; i++) traders.add(admin.fundedAccount(name(), "DOGE", "1", "BGB", "1"));
+        Map<String, String> before = admin.balances(victim);
+
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Reply>> trades = new ArrayList<>();
+        List<Future<Reply>> bad = new ArrayList<>();
+        for (Credentials t : traders) {
+            ApiClient c = server.client(t);
+            trades.add(pool.submit(() -> { start.await(); return c.post("/api/v3/convert/small-assets-trade", "{\"fromCoinList\":[\"DOGE\"]}"); }));
+            bad.add(pool.submit(() -> { start.await(); return deposit(victim, "5", "r".repeat(200)); }));
+        }
+        start.countDown();
+        for (Future<Reply> f : trades) assertThat(f.get(60, TimeUnit.SECONDS).code()).as("trade").isEqualTo("00000");
+        for (Future<Reply> f : bad) {
+            assertRefused(f.get(60, TimeUnit.SECONDS), "40808", "Parameter verification exception ref is longer than 128 characters");
+        }
+        pool.shutdown();
+
+        assertRefused(deposit(victim, "1e30", name()), "40808", "Parameter verification exception amount has more than 20 integer digits");
+        assertRefused(deposit(victim, "0.0000000000000000001", name()), "40808",
+                "Parameter verification exception amount checkBDScale error value=0.0000000000000000001 checkScale=18");
+        Reply adjust = admin.post("/admin/v1/ledger/adjust", "{\"uid\":" + victim + ",\"account\":\"unified\",\"coin\":\"USDT\",\"amount\":\"-1.1234567890123456789\",\"ref\":\"" + name() + "\"}");
+        assertThat(adjust.code()).as(adjust.raw()).isEqualTo("40808");
+        Reply borrow = admin.post("/admin/v1/ledger/borrow", "{\"uid\":" + victim + ",\"account\":\"unified\",\"coin\":\"USDT\",\"amount\":\"1e25\",\"ref\":\"" + name() + "\"}");
+        assertThat(borrow.code()).as(borrow.raw()).isEqualTo("40808");
+
+        assertThat(admin.balances(victim)).isEqualTo(before);
+        admin.assertConserved();
+    }
+
+    @Test
+    void aBalanceCannotBePushedBeyondWhatTheLedgerStores() {
+        admin.fundedAccount(name(), "USDT", "99999999999999999999"); // 20 integer digits: the most a balance holds
+        long uid = admin.lastUid;
+        Reply more = deposit(uid, "1", name());
+        assertRefused(more, "40808", "Parameter verification exception balance would exceed 20 integer digits");
+        assertThat(admin.balances(uid).get("unified/USDT")).isEqualTo("99999999999999999999/0/0");
+    }
+
+    @Test
+    void theSameRefWithAnotherAmountIsRefusedAndTheSameOneIsARepeat() {
+        admin.fundedAccount(name(), "USDT", "10");
+        long uid = admin.lastUid;
+        String ref = name();
+        Reply first = deposit(uid, "5", ref);
+        assertThat(first.data().get("repeated").asBoolean()).isFalse();
+        Reply other = deposit(uid, "6", ref);
+        assertRefused(other, "40017", "Parameter verification failed ref " + ref + " was already used with different parameters");
+        Reply again = deposit(uid, "5.000", ref); // the same amount, written differently
+        assertThat(again.data().get("repeated").asBoolean()).as(again.raw()).isTrue();
+        assertThat(again.data().get("txId").asText()).isEqualTo(first.data().get("txId").asText());
+        Reply otherAccount = admin.post("/admin/v1/ledger/deposit", "{\"uid\":" + uid + ",\"account\":\"spot\",\"coin\":\"USDT\",\"amount\":\"5\",\"ref\":\"" + ref + "\"}");
+        assertThat(otherAccount.code()).as(otherAccount.raw()).isEqualTo("40017");
+        assertThat(admin.balances(uid)).containsExactlyEntriesOf(Map.of("unified/USDT", "15/0/0"));
+    }
+
+    @Test
+    void otherAdminInputsTheDatabaseCannotHoldAre400() {
+        Reply ticker = admin.post("/admin/v1/tickers", "{\"category\":\"SPOT\",\"symbol\":\"BIGUSDT\",\"lastPrice\":\"1e30\"}");
+        assertRefused(ticker, "40808", "Parameter verification exception lastPrice has more than 20 integer digits");
+        Reply account = admin.post("/admin/v1/accounts", "{\"username\":\"" + "u".repeat(65) + "\"}");
+        assertRefused(account, "40808", "Parameter verification exception username is longer than 64 characters");
+        Reply leverage = admin.post("/admin/v1/positions", "{\"uid\":1000000002,\"category\":\"USDT-FUTURES\",\"symbol\":\"BTCUSDT\",\"holdSide\":\"long\",\"leverage\":\"2.555\",\"size\":\"0.001\",\"price\":\"95000\"}");
+        assertRefused(leverage, "40808", "Parameter verification exception leverage checkBDScale error value=2.555 checkScale=2");
+        Reply symbol = admin.post("/admin/v1/tickers", "{\"category\":\"SPOT\",\"symbol\":\"" + "S".repeat(40) + "\",\"lastPrice\":\"1\"}");
+        assertThat(symbol.code()).as(symbol.raw()).isEqualTo("40020");
+        Reply tickerCheck = ApiClient.raw(server.baseUrl() + "/api/v3/market/tickers?category=SPOT&symbol=BIGUSDT", "GET", "");
+        assertThat(tickerCheck.code()).isEqualTo("25100");
+    }
+}

@@ -1,0 +1,85 @@
+package io.tas.store;
+
+import io.tas.config.Config;
+import org.jooq.SQLDialect;
+import org.junit.jupiter.api.Test;
+
+import javax.sql.DataSource;
+import java.io.PrintWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Logger;
+
+import static io.tas.store.generated.Tables.LOAN_COIN;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A committed write is never reported as failed because of connection cleanup after the commit (issue 7,
+ * item 1): connections that fail to reset or close after a successful commit still give the caller its result.
+ */
+class CommitOutcomeTest {
+    private static final String URL = "jdbc:h2:mem:commit-outcome;DB_CLOSE_DELAY=-1";
+
+    /** Connections to the same database whose reset (setAutoCommit(true)) and close both fail, as on a dropped socket. */
+    private static DataSource brokenAfterCommit(AtomicInteger cleanups) {
+        return new DataSource() {
+            @Override public Connection getConnection() throws SQLException {
+                Connection real = DriverManager.getConnection(URL, "sa", "");
+                return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[]{Connection.class}, (proxy, m, args) -> {
+                    boolean reset = m.getName().equals("setAutoCommit") && Boolean.TRUE.equals(args[0]);
+                    if (reset || m.getName().equals("close")) {
+                        cleanups.incrementAndGet();
+                        real.close();
+                        throw new SQLException("connection reset by peer", "08006");
+                    }
+                    try {
+                        return m.invoke(real, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+            }
+            @Override public Connection getConnection(String u, String p) throws SQLException { return getConnection(); }
+            @Override public PrintWriter getLogWriter() { return null; }
+            @Override public void setLogWriter(PrintWriter out) {}
+            @Override public void setLoginTimeout(int seconds) {}
+            @Override public int getLoginTimeout() { return 0; }
+            @Override public Logger getParentLogger() { return Logger.getGlobal(); }
+            @Override public <T> T unwrap(Class<T> iface) { throw new UnsupportedOperationException(); }
+            @Override public boolean isWrapperFor(Class<?> iface) { return false; }
+        };
+    }
+
+    @Test
+    void aCommittedTransactionReturnsItsResultWhateverHappensToTheConnectionAfterwards() {
+        try (Database migrated = Database.open(Config.fromEnv(Map.of()).withDb(URL, "sa", ""))) {
+            AtomicInteger cleanups = new AtomicInteger();
+            Database db = new Database(brokenAfterCommit(cleanups), SQLDialect.H2);
+
+            String result = db.tx(dsl -> {
+                dsl.insertInto(LOAN_COIN).set(LOAN_COIN.COIN, "OUTCOME").set(LOAN_COIN.INTEREST_FREE_AMOUNT, BigDecimal.ONE)
+                        .set(LOAN_COIN.HOURLY_RATE, BigDecimal.ZERO).execute();
+                return "committed";
+            });
+
+            assertThat(result).isEqualTo("committed");
+            assertThat(cleanups.get()).as("the cleanup did fail").isPositive();
+            assertThat(migrated.autoCommit().fetchCount(LOAN_COIN, LOAN_COIN.COIN.eq("OUTCOME"))).isEqualTo(1);
+
+            // A transaction that fails still reports its own failure, and leaves nothing behind.
+            assertThatThrownBy(() -> db.tx(dsl -> {
+                dsl.insertInto(LOAN_COIN).set(LOAN_COIN.COIN, "ROLLEDBACK").set(LOAN_COIN.INTEREST_FREE_AMOUNT, BigDecimal.ONE)
+                        .set(LOAN_COIN.HOURLY_RATE, BigDecimal.ZERO).execute();
+                throw new IllegalStateException("the caller's own failure");
+            })).isInstanceOf(IllegalStateException.class).hasMessage("the caller's own failure");
+            assertThat(migrated.autoCommit().fetchCount(LOAN_COIN, LOAN_COIN.COIN.eq("ROLLEDBACK"))).isZero();
+        }
+    }
+}
