@@ -37,8 +37,13 @@ final class GroupCommit implements AutoCloseable {
 
     /** runTogether runs changes in one database transaction and returns their outcomes after its commit. */
     GroupCommit(Function<List<Change<?>>, List<Outcome<?>>> runTogether) {
+        this(runTogether, WRITERS);
+    }
+
+    /** With a given number of writers (tests use one, so that what waits together is exactly one batch). */
+    GroupCommit(Function<List<Change<?>>, List<Outcome<?>>> runTogether, int writerCount) {
         this.runTogether = runTogether;
-        for (int i = 0; i < WRITERS; i++) {
+        for (int i = 0; i < writerCount; i++) {
             writers.add(Thread.ofPlatform().daemon().name("ledger-writer-" + i).start(this::writeLoop));
         }
     }

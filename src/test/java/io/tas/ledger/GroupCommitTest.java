@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * The group-commit queue on its own, over a stand-in for the database transaction: changes waiting together
  * share one transaction, each caller gets its own outcome, and a batch the database rejects is retried change
- * by change. (LedgerBatchTest runs batches on H2 and PostgreSQL.)
+ * by change. With one writer, what waits while it is busy is exactly one batch, so batch sizes are exact (with
+ * two, they may split the waiting changes between them). (LedgerBatchTest runs batches on H2 and PostgreSQL.)
  */
 class GroupCommitTest {
     /** Runs "transactions": each change's value is its key count; a change named "bad" fails the whole batch. */
@@ -79,15 +80,12 @@ class GroupCommitTest {
         return callers.submit(() -> commit.submit(c));
     }
 
-    /** Occupies every writer with a one-change batch, so whatever is submitted next waits in the queue. */
-    private List<Future<Object>> occupyWriters() throws Exception {
-        commit = new GroupCommit(this::fakeTransaction);
-        List<Future<Object>> first = new ArrayList<>();
-        for (int i = 1; i <= GroupCommit.WRITERS; i++) {
-            first.add(submit(change(1)));
-            for (int t = 0; t < 1000 && entered.get() < i; t++) Thread.sleep(5);
-            assertThat(entered.get()).as("writers busy").isEqualTo(i);
-        }
+    /** One writer, busy with a one-change batch, so that whatever is submitted next waits in the queue. */
+    private Future<Object> occupyTheWriter() throws Exception {
+        commit = new GroupCommit(this::fakeTransaction, 1);
+        Future<Object> first = submit(change(1));
+        for (int t = 0; t < 1000 && entered.get() < 1; t++) Thread.sleep(5);
+        assertThat(entered.get()).as("writer busy").isEqualTo(1);
         return first;
     }
 
@@ -105,22 +103,29 @@ class GroupCommitTest {
 
     @Test
     void changesWaitingTogetherShareOneTransactionAndEachGetsItsOwnValue() throws Exception {
-        List<Future<Object>> first = occupyWriters();
+        Future<Object> first = occupyTheWriter();
         List<Future<Object>> rest = new ArrayList<>();
         for (int i = 1; i <= 20; i++) rest.add(submit(change(i)));
         awaitQueued(20);
         gate.countDown();
-        for (Future<Object> f : first) assertThat(f.get(10, TimeUnit.SECONDS)).isEqualTo(1);
+        assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo(1);
         for (int i = 1; i <= 20; i++) assertThat(rest.get(i - 1).get(10, TimeUnit.SECONDS)).isEqualTo(i);
-        // Two one-change batches occupied the writers; the 20 queued behind them went in at most one batch per writer.
-        assertThat(batchSizes.subList(GroupCommit.WRITERS, batchSizes.size())).hasSizeLessThanOrEqualTo(GroupCommit.WRITERS)
-                .allSatisfy(size -> assertThat(size).isPositive());
-        assertThat(batchSizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(GroupCommit.WRITERS + 20);
+        assertThat(batchSizes).containsExactly(1, 20);
+    }
+
+    @Test
+    void twoWritersCommitEverythingExactlyOnce() throws Exception {
+        commit = new GroupCommit(this::fakeTransaction);
+        gate.countDown();
+        List<Future<Object>> all = new ArrayList<>();
+        for (int i = 1; i <= 200; i++) all.add(submit(change(1 + i % 7)));
+        for (int i = 1; i <= 200; i++) assertThat(all.get(i - 1).get(10, TimeUnit.SECONDS)).isEqualTo(1 + i % 7);
+        assertThat(batchSizes.stream().mapToInt(Integer::intValue).sum()).isEqualTo(200);
     }
 
     @Test
     void aBatchTheDatabaseRejectsIsRetriedChangeByChange() throws Exception {
-        occupyWriters();
+        occupyTheWriter();
         List<Future<Object>> good = new ArrayList<>();
         for (int i = 1; i <= 5; i++) good.add(submit(change(i)));
         Future<Object> bad = submit(new Change<>(List.of(BAD), rows -> 0));
@@ -132,15 +137,13 @@ class GroupCommitTest {
         // A rejection reaches its caller as the API error itself, not wrapped.
         assertThatThrownBy(() -> poor.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(ApiException.class)
                 .satisfies(e -> assertThat(((ApiException) e).error()).isEqualTo(ErrorCode.INSUFFICIENT_BALANCE));
-        // The two writers' one-change batches, the seven together, then each of the seven alone.
-        assertThat(batchSizes).hasSize(GroupCommit.WRITERS + 1 + 7);
-        assertThat(batchSizes).filteredOn(size -> size == 7).hasSize(1);
-        assertThat(batchSizes).filteredOn(size -> size == 1).hasSize(GroupCommit.WRITERS + 7);
+        // The writer's one-change batch, the seven together, then each of the seven alone.
+        assertThat(batchSizes).containsExactly(1, 7, 1, 1, 1, 1, 1, 1, 1);
     }
 
     @Test
     void aDataErrorOrAnUnexpectedFailureOfOneChangeFailsThatChangeAlone() throws Exception {
-        occupyWriters();
+        occupyTheWriter();
         List<Future<Object>> good = new ArrayList<>();
         for (int i = 1; i <= 5; i++) good.add(submit(change(i)));
         Future<Object> tooLong = submit(new Change<>(List.of(TOO_LONG), rows -> 0));
@@ -152,11 +155,12 @@ class GroupCommitTest {
                 .hasMessageContaining("value too long");
         assertThatThrownBy(() -> broken.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(IllegalStateException.class)
                 .hasMessage("unexpected");
+        assertThat(batchSizes).containsExactly(1, 7, 1, 1, 1, 1, 1, 1, 1);
     }
 
     @Test
     void aBatchNoSingleChangeCouldHaveFailedFailsAtOnceWithoutRetries() throws Exception {
-        occupyWriters();
+        occupyTheWriter();
         List<Future<Object>> waiting = new ArrayList<>();
         for (int i = 1; i <= 5; i++) waiting.add(submit(change(i)));
         waiting.add(submit(new Change<>(List.of(DOWN), rows -> 0)));
@@ -167,14 +171,14 @@ class GroupCommitTest {
             assertThatThrownBy(() -> f.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(DataAccessException.class)
                     .hasMessageContaining("connection lost");
         }
-        // The writers' two one-change batches, then one attempt for the six: no change-by-change retries
-        // (which would make it 2 + 1 + 6) against a database that is gone.
-        assertThat(calls.get() - before).isEqualTo(GroupCommit.WRITERS + 1);
+        // The writer's one-change batch, then one attempt for the six: no change-by-change retries
+        // (which would make it 1 + 1 + 6) against a database that is gone.
+        assertThat(calls.get() - before).isEqualTo(2);
     }
 
     @Test
     void aPoolThatHasNoConnectionFailsTheBatchAtOnceToo() throws Exception {
-        occupyWriters();
+        occupyTheWriter();
         List<Future<Object>> waiting = new ArrayList<>();
         for (int i = 1; i <= 3; i++) waiting.add(submit(change(i)));
         waiting.add(submit(new Change<>(List.of(NO_CONNECTION), rows -> 0)));
@@ -184,7 +188,7 @@ class GroupCommitTest {
         for (Future<Object> f : waiting) {
             assertThatThrownBy(() -> f.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(DataAccessException.class);
         }
-        assertThat(calls.get() - before).isEqualTo(GroupCommit.WRITERS + 1);
+        assertThat(calls.get() - before).isEqualTo(2);
     }
 
     @Test
