@@ -16,11 +16,18 @@ const sub = {
   apiSecret: env('TAS_SUB_API_SECRET', 'demo-secret-sub1-0000000000000004'),
   apiPass: env('TAS_SUB_API_PASSPHRASE', 'DemoPass4'),
 };
+// The demo's classic sub-account 1000000005 (README "Demo data").
+const classic = {
+  apiKey: env('TAS_CLASSIC_API_KEY', 'bg_demo00000000000000000000000005'),
+  apiSecret: env('TAS_CLASSIC_API_SECRET', 'demo-secret-classic-0000000000000005'),
+  apiPass: env('TAS_CLASSIC_API_PASSPHRASE', 'DemoPass5'),
+};
 
 // `baseUrl` is a documented RestClientOptions field; the 2nd arg is axios config.
 const network = { timeout: 15000 };
 const v3 = (creds = main) => new RestClientV3({ ...creds, baseUrl }, network);
 const v2 = new RestClientV2({ baseUrl }, network);
+const v2Signed = (creds = main) => new RestClientV2({ ...creds, baseUrl }, network);
 
 let passed = 0;
 let failed = 0;
@@ -180,11 +187,31 @@ await check('sub-account key account info', async () => {
   assert(isStr(data?.userId), `userId=${JSON.stringify(data?.userId)}`);
 });
 
-await check('sub-account key calling sub-list is rejected', async () => {
-  const err = await failure(v3(sub).getSubAccountList());
-  assert(err.code !== '00000', 'code is "00000"');
-  return `http=${err.http} code=${JSON.stringify(err.code)} msg=${JSON.stringify(err.msg)}`;
+await check('sub-account key calling sub-list -> 40068', () =>
+  expectCode(v3(sub).getSubAccountList(), '40068'));
+
+// Account families (decisions.md D6): how clients of the real platform tell a classic key from a unified one.
+const CLASSIC_ON_V3 = 'You are in Classic Account mode, and the Unified Account API is not supported at this time';
+const UNIFIED_ON_V2 = 'You are in Unified Account mode, and the Classic Account API is not supported at this time';
+
+async function expectFamilyCode(promise, want, msg) {
+  const err = await failure(promise);
+  assert(err.code === want, `code=${JSON.stringify(err.code)} msg=${JSON.stringify(err.msg)}, want "${want}"`);
+  assert(err.msg === msg, `msg=${JSON.stringify(err.msg)}, want ${JSON.stringify(msg)}`);
+  assert(err.http === 400, `http=${err.http}, want 400`);
+  return `http=${err.http} msg=${JSON.stringify(err.msg)}`;
+}
+
+await check('classic key account info', async () => {
+  const data = await success(v3(classic).getAccountInfo());
+  assert(data?.userId === '1000000005', `userId=${JSON.stringify(data?.userId)}, want "1000000005"`);
 });
+
+await check('classic key v3 account settings -> 40084', () =>
+  expectFamilyCode(v3(classic).getAccountSettings(), '40084', CLASSIC_ON_V3));
+
+await check('unified key v2 futures positions -> 40085', () =>
+  expectFamilyCode(v2Signed(main).getFuturesPositions({ productType: 'USDT-FUTURES' }), '40085', UNIFIED_ON_V2));
 
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

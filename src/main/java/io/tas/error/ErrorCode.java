@@ -38,9 +38,11 @@ public enum ErrorCode {
     // --- account scope. Wire facts name no code for these; 40068 is the real family's
     //     "Disable subaccount access" (decisions.md: main-only and parent-only rows).
     SUB_ACCOUNT_FORBIDDEN("40068", "Disable subaccount access", 400),
-    // Our choice within the real 4008x family (decisions.md: account kind guard).
-    UNIFIED_ACCOUNT_WRONG_API("40084", "The account is a unified account, please use the v3 unified account API", 400),
-    CLASSIC_ACCOUNT_WRONG_API("40085", "The account is a classic account, please use the v2 classic account API", 400),
+    // The real platform's answers (decisions.md D6): a classic account on a v3 unified row gets 40084, which
+    // clients read to detect a classic key (hummingbot bitget_constants.py, QuantProcessing/exchanges
+    // bitget/private_init_test.go); a unified account on a v2 classic row gets 40085 (ccxt issue #26838).
+    CLASSIC_ACCOUNT_ON_UNIFIED_API("40084", "You are in Classic Account mode, and the Unified Account API is not supported at this time", 400),
+    UNIFIED_ACCOUNT_ON_CLASSIC_API("40085", "You are in Unified Account mode, and the Classic Account API is not supported at this time", 400),
 
     // --- routing
     URL_NOT_FOUND("40404", "Request URL NOT FOUND", 400),

@@ -9,22 +9,24 @@ import io.tas.auth.Permission;
 import io.tas.error.ApiException;
 import io.tas.error.ErrorCode;
 
-/** DESIGN request path, guards step: permission (§5) and read/write, account kind, and the §7.2 caller conditions. */
+/** DESIGN request path, guards step: account kind, permission (§5) and read/write, and the §7.2 caller conditions. */
 final class Guards {
     private final AccountService accounts;
 
     Guards(AccountService accounts) { this.accounts = accounts; }
 
     void check(Endpoint ep, Caller caller) {
+        // The account kind comes before the key's permissions (decisions.md D6, D10): clients detect a classic
+        // key by the 40084 of a v3 row, and a classic key carries no uta_* permission to get past a 40014 first.
+        AccountKind kind = caller.account().kind();
+        if (ep.family() == Endpoint.Family.UNIFIED && kind == AccountKind.CLASSIC) throw new ApiException(ErrorCode.CLASSIC_ACCOUNT_ON_UNIFIED_API);
+        if (ep.family() == Endpoint.Family.CLASSIC && kind == AccountKind.UNIFIED) throw new ApiException(ErrorCode.UNIFIED_ACCOUNT_ON_CLASSIC_API);
         if (ep.permission() != Permission.NONE && !caller.key().permissions().contains(ep.permission())) {
             throw new ApiException(ErrorCode.PERMISSION_DENIED, ep.permission().wire());
         }
         if (ep.access() == Endpoint.Access.WRITE && caller.key().permType() == PermType.READ_ONLY) {
             throw new ApiException(ErrorCode.PERMISSION_DENIED, PermType.READ_AND_WRITE.wire());
         }
-        AccountKind kind = caller.account().kind();
-        if (ep.family() == Endpoint.Family.UNIFIED && kind == AccountKind.CLASSIC) throw new ApiException(ErrorCode.CLASSIC_ACCOUNT_WRONG_API);
-        if (ep.family() == Endpoint.Family.CLASSIC && kind == AccountKind.UNIFIED) throw new ApiException(ErrorCode.UNIFIED_ACCOUNT_WRONG_API);
         for (Endpoint.Guard g : ep.guards()) {
             switch (g) {
                 case MAIN_ONLY, PARENT_ONLY -> {

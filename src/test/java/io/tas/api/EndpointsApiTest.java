@@ -84,12 +84,17 @@ class EndpointsApiTest {
         Reply all = main.get("/api/v3/user/sub-list");
         assertThat(all.data().get("hasNext").isBoolean()).isTrue();
         assertThat(all.data().get("hasNext").asBoolean()).isFalse();
-        assertThat(all.data().get("list")).extracting(n -> n.get("subUid").asText()).containsExactly("1000000003", "1000000002");
-        JsonNode first = all.data().get("list").get(0);
-        assertAllStrings(first);
-        assertThat(first.get("status").asText()).isEqualTo("frozen");
-        assertThat(first.get("accountMode").asText()).isEqualTo("CLASSIC");
-        assertThat(first.get("type").asText()).isEqualTo("virtual");
+        assertThat(all.data().get("list")).extracting(n -> n.get("subUid").asText()).containsExactly("1000000005", "1000000003", "1000000002");
+        JsonNode classic = all.data().get("list").get(0);
+        assertAllStrings(classic);
+        assertThat(classic.get("status").asText()).isEqualTo("normal");
+        assertThat(classic.get("accountMode").asText()).isEqualTo("CLASSIC");
+        assertThat(classic.get("type").asText()).isEqualTo("normal");
+        JsonNode frozen = all.data().get("list").get(1);
+        assertAllStrings(frozen);
+        assertThat(frozen.get("status").asText()).isEqualTo("frozen");
+        assertThat(frozen.get("accountMode").asText()).isEqualTo("CLASSIC");
+        assertThat(frozen.get("type").asText()).isEqualTo("virtual");
 
         List<String> seen = new ArrayList<>();
         String cursor = "";
@@ -101,7 +106,7 @@ class EndpointsApiTest {
             cursor = page.get("cursor").asText();
             hasNext = page.get("hasNext").asBoolean();
         }
-        assertThat(seen).containsExactly("1000000003", "1000000002");
+        assertThat(seen).containsExactly("1000000005", "1000000003", "1000000002");
         JsonNode past = main.get("/api/v3/user/sub-list?cursor=1000000002").data();
         assertThat(past.get("list").size()).isZero();
         assertThat(past.get("cursor").asText()).isEmpty();

@@ -35,10 +35,15 @@ class BitgetSdkConformanceTest {
             env.put("TAS_BASE_URL", server.baseUrl());
             put(env, "TAS_", Credentials.MAIN_RW);
             put(env, "TAS_SUB_", Credentials.SUB);
+            put(env, "TAS_CLASSIC_", Credentials.CLASSIC);
             Result r = run(pb, 120);
             System.out.println(r.output());
             assertThat(r.output()).contains("ok wrong secret -> 40009", "ok expired timestamp", "-> 40008",
-                    "ok wrong passphrase -> 40012", "ok v3 account settings", "ok v3 sub-account list");
+                    "ok wrong passphrase -> 40012", "ok v3 account settings", "ok v3 sub-account list",
+                    "ok sub-account key calling sub-list -> 40068", "ok classic key account info",
+                    "ok classic key v3 account settings -> 40084 (http=400 msg=\"You are in Classic Account mode, and the Unified Account API is not supported at this time\")",
+                    "ok unified key v2 futures positions -> 40085 (http=400 msg=\"You are in Unified Account mode, and the Classic Account API is not supported at this time\")",
+                    "ok v3 sub-account list paging limit=1 (3 distinct subUids)");
             assertThat(r.output()).containsPattern("(?m)^\\d+ passed, 0 failed$");
             assertThat(r.exit()).as(r.output()).isZero();
         }

@@ -4,47 +4,143 @@ import io.tas.config.Config;
 import io.tas.support.Databases;
 import org.junit.jupiter.api.Test;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Two nodes on one PostgreSQL: a change committed on one reaches the other; a rolled-back one does not. */
+/**
+ * D16: two nodes on one PostgreSQL. What a node publishes inside a committed transaction reaches every node (the
+ * publisher's own listener too), in commit order and with its key; what a rolled-back transaction published never
+ * arrives; a node that (re)connects its listener is told to drop everything. On H2 nothing is ever delivered.
+ */
 class ChangeFeedTest {
-    @Test
-    void committedChangesReachOtherNodesAndRolledBackOnesDoNot() throws Exception {
+    private static final long WAIT_S = 10;
+
+    /** Everything that arrives within the wait, until nothing more comes for quietMillis. */
+    private static List<String> drain(BlockingQueue<String> q, int expected, long quietMillis) throws InterruptedException {
+        List<String> out = new ArrayList<>();
+        while (out.size() < expected) {
+            String k = q.poll(WAIT_S, TimeUnit.SECONDS);
+            if (k == null) break;
+            out.add(k);
+        }
+        String extra;
+        while ((extra = q.poll(quietMillis, TimeUnit.MILLISECONDS)) != null) out.add(extra);
+        return out;
+    }
+
+    /** A test body run against two nodes, each with its own pool and change feed, on one fresh PostgreSQL database. */
+    private interface TwoNodes {
+        void run(Databases.TestDb pg, Database a, Database b, ChangeFeed nodeA, ChangeFeed nodeB) throws Exception;
+    }
+
+    private static void onTwoNodes(TwoNodes test) throws Exception {
         try (Databases.TestDb pg = Databases.create(Databases.Kind.POSTGRES)) {
             Config config = Config.fromEnv(Map.of()).withDb(pg.url(), pg.user(), "");
             try (Database a = Database.open(config); Database b = Database.open(config);
                  ChangeFeed nodeA = ChangeFeed.open(a, pg.url(), pg.user(), "");
                  ChangeFeed nodeB = ChangeFeed.open(b, pg.url(), pg.user(), "")) {
-                BlockingQueue<String> seenByB = new LinkedBlockingQueue<>();
-                nodeB.subscribe(seenByB::add);
-                assertThat(seenByB.poll(10, TimeUnit.SECONDS)).as("listening starts with a full drop").isEqualTo(ChangeFeed.EVERYTHING);
-
-                try {
-                    a.tx(dsl -> {
-                        nodeA.publish("account:7");
-                        throw new IllegalStateException("roll back");
-                    });
-                } catch (IllegalStateException expected) {
-                    // the NOTIFY is discarded with the transaction
-                }
-                a.tx(dsl -> { nodeA.publish("account:8"); return null; });
-                assertThat(seenByB.poll(10, TimeUnit.SECONDS)).isEqualTo("account:8");
-                assertThat(seenByB.poll(1, TimeUnit.SECONDS)).isNull();
+                test.run(pg, a, b, nodeA, nodeB);
             }
         }
     }
 
     @Test
-    void onH2PublishingIsANoOp() {
+    void committedChangesReachEveryNodeInOrderAndRolledBackOnesNever() throws Exception {
+        onTwoNodes((pg, a, b, nodeA, nodeB) -> {
+            assertThat(nodeA.sharedAcrossNodes()).isTrue();
+            BlockingQueue<String> seenByA = new LinkedBlockingQueue<>();
+            BlockingQueue<String> seenByB = new LinkedBlockingQueue<>();
+            nodeA.subscribe(seenByA::add);
+            nodeB.subscribe(seenByB::add);
+            // Listening starts with a full drop: anything may have changed before the node listened.
+            assertThat(seenByA.poll(WAIT_S, TimeUnit.SECONDS)).isEqualTo(ChangeFeed.EVERYTHING);
+            assertThat(seenByB.poll(WAIT_S, TimeUnit.SECONDS)).isEqualTo(ChangeFeed.EVERYTHING);
+
+            // Rolled back: the NOTIFYs are discarded with the transaction.
+            assertThatThrownBy(() -> a.tx(dsl -> {
+                nodeA.publish("account:7");
+                nodeA.publish("account:70");
+                throw new IllegalStateException("roll back");
+            })).isInstanceOf(IllegalStateException.class).hasMessage("roll back");
+
+            // Committed, one transaction with several keys, then two more transactions, one from each node.
+            a.tx(dsl -> {
+                nodeA.publish("account:8");
+                nodeA.publish("account:9");
+                nodeA.publish("account:8"); // a repeat inside one transaction is delivered once (PostgreSQL NOTIFY)
+                return null;
+        });
+        a.tx(dsl -> { nodeA.publish("account:10"); return null; });
+        b.tx(dsl -> { nodeB.publish("account:11"); return null; });
+
+        List<String> want = List.of("account:8", "account:9", "account:10", "account:11");
+        // The other node and the publishing node see exactly the committed keys, in commit order, and
+        // nothing of the rolled-back transaction (it would have arrived first).
+        assertThat(drain(seenByB, want.size(), 1000)).containsExactlyElementsOf(want);
+        assertThat(drain(seenByA, want.size(), 1000)).containsExactlyElementsOf(want);
+        });
+    }
+
+    @Test
+    void aNodeWhoseListenerReconnectsIsToldToDropEverythingThenSeesNewChanges() throws Exception {
+        onTwoNodes((pg, a, b, nodeA, nodeB) -> {
+            BlockingQueue<String> seenByB = new LinkedBlockingQueue<>();
+            nodeB.subscribe(seenByB::add);
+            assertThat(seenByB.poll(WAIT_S, TimeUnit.SECONDS)).isEqualTo(ChangeFeed.EVERYTHING);
+            awaitListeners(pg, 2);
+
+            // Cut every listening connection, as a network failure or a database restart would.
+            try (Connection c = DriverManager.getConnection(pg.url(), pg.user(), ""); Statement s = c.createStatement()) {
+                s.execute("select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query = 'LISTEN tas_cache'");
+            }
+            // Told at the loss (changes may be missed from now on) and again once listening again.
+            assertThat(seenByB.poll(WAIT_S, TimeUnit.SECONDS)).isEqualTo(ChangeFeed.EVERYTHING);
+            assertThat(seenByB.poll(WAIT_S, TimeUnit.SECONDS)).isEqualTo(ChangeFeed.EVERYTHING);
+            awaitListeners(pg, 2);
+
+            a.tx(dsl -> { nodeA.publish("account:12"); return null; });
+            assertThat(drain(seenByB, 1, 1000)).containsExactly("account:12");
+        });
+    }
+
+    /** Waits until n connections LISTEN on the feed's channel (a publish before that could be missed). */
+    private static void awaitListeners(Databases.TestDb pg, int n) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+        try (Connection c = DriverManager.getConnection(pg.url(), pg.user(), ""); Statement s = c.createStatement()) {
+            while (true) {
+                try (ResultSet rs = s.executeQuery("select count(*) from pg_stat_activity where datname = current_database() and query = 'LISTEN tas_cache'")) {
+                    rs.next();
+                    if (rs.getInt(1) == n) return;
+                }
+                if (System.nanoTime() > deadline) throw new AssertionError("listeners did not reach " + n);
+                Thread.sleep(20);
+            }
+        }
+    }
+
+    @Test
+    void onH2NothingIsEverDelivered() throws Exception {
         Config config = Config.fromEnv(Map.of()).withDb("jdbc:h2:mem:feed;DB_CLOSE_DELAY=-1", "sa", "");
         try (Database h2 = Database.open(config); ChangeFeed feed = ChangeFeed.open(h2, config.dbUrl(), "sa", "")) {
             assertThat(feed.sharedAcrossNodes()).isFalse();
+            BlockingQueue<String> seen = new LinkedBlockingQueue<>();
+            feed.subscribe(seen::add);
             h2.tx(dsl -> { feed.publish("account:1"); return null; });
+            feed.publish("account:2"); // outside a transaction too
+            // Not even the initial full drop: H2 is one process, which invalidates its own cache entries.
+            assertThat(seen.poll(500, TimeUnit.MILLISECONDS)).isNull();
+            assertThat(seen).isEmpty();
         }
     }
 }
