@@ -75,6 +75,31 @@ class PricingApiTest {
         admin.assertConserved();
     }
 
+    /** The demo's BGB ticker (seeds/demo.yaml), put back after the test took the price away. */
+    private static final String BGB = "{\"category\":\"SPOT\",\"symbol\":\"BGBUSDT\",\"lastPrice\":\"6.4321\",\"openPrice24h\":\"6.31\","
+            + "\"highPrice24h\":\"6.5\",\"lowPrice24h\":\"6.29\",\"ask1Price\":\"6.4322\",\"bid1Price\":\"6.4321\",\"ask1Size\":\"1500\","
+            + "\"bid1Size\":\"2210\",\"price24hPcnt\":\"0.0193\",\"volume24h\":\"4501223\",\"turnover24h\":\"28951230.5\"}";
+
+    @Test
+    void smallAssetsAnswer40098WhileThePlatformTokenHasNoPrice() {
+        Credentials c = admin.fundedAccount("pricing-dust-" + kind, "DOGE", "1");
+        ApiClient client = server.client(c);
+        assertThat(client.get("/api/v3/convert/small-assets").data()).extracting(n -> n.get("coin").asText()).containsExactly("DOGE");
+        try {
+            spotTicker("BGB", "0"); // every estimate is in the platform token: without its price there is none
+            ServerPool.nextSecond(kind);
+            Reply list = client.get("/api/v3/convert/small-assets");
+            assertThat(list.status()).as(list.raw()).isEqualTo(400);
+            assertThat(list.code()).as(list.raw()).isEqualTo("40098");
+            assertThat(list.msg()).isEqualTo("No price for BGB");
+            Reply trade = client.post("/api/v3/convert/small-assets-trade", "{\"fromCoinList\":[\"DOGE\"]}");
+            assertThat(trade.code()).as(trade.raw()).isEqualTo("40098");
+            assertThat(admin.balances(admin.lastUid)).containsEntry("unified/DOGE", "1/0/0");
+        } finally {
+            ok(admin.post("/admin/v1/tickers", BGB));
+        }
+    }
+
     @Test
     void maxWithdrawalIsCappedByFreeEquityWhenAnotherCoinIsOwed() {
         spotTicker("PRCOL", "2.7"); // collateral
