@@ -64,7 +64,8 @@ public final class App implements AutoCloseable {
 
     /** Starts the service; beforeListen runs (e.g. reset and seed) before the first request can arrive. */
     public static App start(Config config, Clock clock, java.util.function.Consumer<Provisioning> beforeListen) {
-        Database db = Database.open(config);
+        PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        Database db = Database.open(config, metrics);
         IdGenerator ids = new IdGenerator(clock, 0);
         ChangeFeed changes = ChangeFeed.open(db, config.dbUrl(), config.dbUser(), config.dbPassword());
         AccountService accounts = new AccountService(db, clock, ids, config.cacheEnabled(), changes);
@@ -75,9 +76,8 @@ public final class App implements AutoCloseable {
         LoanService loans = new LoanService(db, clock, ledger, prices);
         PositionService positions = new PositionService(db, clock, ids, ledger, market, prices, accounts);
         SmallAssetConversion conversion = new SmallAssetConversion(db, clock, ids, ledger, prices, ConvertConfig.fromEnv(System.getenv()));
-        MaxWithdrawal maxWithdrawal = new MaxWithdrawal(ledger, prices, positions);
+        MaxWithdrawal maxWithdrawal = new MaxWithdrawal(db, ledger, prices, positions);
         RateLimiter limiter = new RateLimiter(config.rateLimitsEnabled(), clock);
-        PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
 
         Routes routes = routes(features(accounts, market, conversion, loans, maxWithdrawal));
         RequestPipeline pipeline = new RequestPipeline(routes, new Authenticator(keys, accounts, clock, config.timestampWindow()),

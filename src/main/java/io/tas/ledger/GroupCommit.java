@@ -25,8 +25,8 @@ import java.util.function.Function;
  */
 final class GroupCommit implements AutoCloseable {
     static final int MAX_BATCH = 128;
-    /** Two writers: one prepares a batch while the other waits for its commit to be flushed. */
-    static final int WRITERS = 2;
+    /** Two writers: one prepares a batch while the other waits for its commit to be flushed. Each has its own connection. */
+    static final int WRITERS = io.tas.store.Database.WRITER_CONNECTIONS;
 
     private record Pending<T>(Change<T> change, CompletableFuture<T> done) {}
 

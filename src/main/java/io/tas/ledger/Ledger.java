@@ -137,7 +137,7 @@ public final class Ledger implements AutoCloseable {
 
     /** Runs the changes in one database transaction of their own; their outcomes, in order, after the commit. */
     List<Outcome<?>> runTogether(List<? extends Change<?>> changes) {
-        return db.tx(dsl -> runAndWrite(changes, true));
+        return db.writerTx(dsl -> runAndWrite(changes, true));
     }
 
     private List<Outcome<?>> runAndWrite(List<? extends Change<?>> changes, boolean ownTransaction) {

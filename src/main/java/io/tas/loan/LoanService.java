@@ -70,7 +70,12 @@ public final class LoanService {
 
     public record LoanData(BigDecimal currentLoansUsd, long interestPaymentTime, List<Debt> debts) {}
 
+    /** One connection for the balances and every debt coin's terms. */
     public LoanData loanData(long uid) {
+        return db.tx(dsl -> loanDataInTransaction(uid));
+    }
+
+    private LoanData loanDataInTransaction(long uid) {
         List<Debt> debts = new ArrayList<>();
         BigDecimal total = BigDecimal.ZERO;
         for (Balance b : ledger.balances(uid)) {

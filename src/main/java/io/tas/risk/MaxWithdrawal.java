@@ -10,6 +10,7 @@ import io.tas.ledger.LedgerTypes.BalanceKey;
 import io.tas.market.PriceService;
 import io.tas.position.Position;
 import io.tas.position.PositionService;
+import io.tas.store.Database;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -25,11 +26,13 @@ import java.util.Optional;
  * Margin in use (frozen) is not withdrawable; unpriced coins count as zero (never an invented price).
  */
 public final class MaxWithdrawal {
+    private final Database db;
     private final Ledger ledger;
     private final PriceService prices;
     private final PositionService positions;
 
-    public MaxWithdrawal(Ledger ledger, PriceService prices, PositionService positions) {
+    public MaxWithdrawal(Database db, Ledger ledger, PriceService prices, PositionService positions) {
+        this.db = db;
         this.ledger = ledger;
         this.prices = prices;
         this.positions = positions;
@@ -37,7 +40,12 @@ public final class MaxWithdrawal {
 
     public record Result(String coin, BigDecimal otc, BigDecimal spot, BigDecimal uta, BigDecimal total) {}
 
+    /** Balances and positions are read on one connection: under load every pool acquisition is a wait. */
     public Result compute(long uid, String coin) {
+        return db.tx(dsl -> computeInTransaction(uid, coin));
+    }
+
+    private Result computeInTransaction(long uid, String coin) {
         List<Balance> balances = ledger.balances(uid);
         Optional<BigDecimal> price = prices.usdtPrice(coin);
         boolean held = balances.stream().anyMatch(b -> b.key().coin().equals(coin));

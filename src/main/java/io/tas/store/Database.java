@@ -11,51 +11,87 @@ import org.jooq.conf.RenderQuotedNames;
 import org.jooq.conf.Settings;
 import org.jooq.exception.DataAccessException;
 import org.jooq.impl.DSL;
+import com.zaxxer.hikari.metrics.micrometer.MicrometerMetricsTrackerFactory;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.function.Function;
 
-/** The pooled data source, migrated on open, with one jOOQ context over it. H2 or PostgreSQL by URL. */
+/**
+ * The database: migrated on open, with one jOOQ context over it. H2 or PostgreSQL by URL. Two pools of
+ * connections, each handed out first come, first served (FairConnections): the request pool (TAS_DB_POOL_SIZE)
+ * for everything a request reads or writes itself, and the ledger writers' own connections, so a group commit
+ * never queues behind readers.
+ */
 public final class Database implements AutoCloseable {
-    private final javax.sql.DataSource dataSource;
-    /** The pool behind dataSource (null only for a test's own data source). */
-    private final HikariDataSource pool;
+    /** Connections of the ledger's group-commit writers: one each. */
+    public static final int WRITER_CONNECTIONS = 2;
+    /** How long a caller waits for a connection before the request fails (HikariCP's default). */
+    static final long CONNECTION_TIMEOUT_MS = 30_000;
+
+    private final FairConnections requests;
+    private final FairConnections writers;
     private final DSLContext dsl;
     /** The transaction this thread is in, so services composed by a caller share one commit. */
     private final ThreadLocal<DSLContext> current = new ThreadLocal<>();
     /** Set while a ledger change decides (forbiddingSql). */
     private final ThreadLocal<Boolean> sqlForbidden = new ThreadLocal<>();
-    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Database.class);
 
-    /** Over an already migrated data source (open() for the pool; tests may pass their own). */
-    Database(javax.sql.DataSource dataSource, SQLDialect dialect) {
-        this.dataSource = dataSource;
-        this.pool = dataSource instanceof HikariDataSource h ? h : null;
+    private Database(FairConnections requests, FairConnections writers, SQLDialect dialect) {
+        this.requests = requests;
+        this.writers = writers;
         // Unquoted names: H2 folds them to upper case, PostgreSQL to lower, and both match the migrations.
         Settings settings = new Settings()
                 .withRenderQuotedNames(RenderQuotedNames.NEVER)
                 .withExecuteLogging(false)
                 .withRenderSchema(false);
-        this.dsl = DSL.using(dataSource, dialect, settings);
+        this.dsl = DSL.using(requests, dialect, settings);
+    }
+
+    /** Over an already migrated data source of a test's own (both pools draw from it). */
+    Database(javax.sql.DataSource dataSource, SQLDialect dialect) {
+        this(new FairConnections(dataSource, 4, CONNECTION_TIMEOUT_MS), new FairConnections(dataSource, WRITER_CONNECTIONS, CONNECTION_TIMEOUT_MS), dialect);
     }
 
     public static Database open(Config config) {
+        return open(config, null);
+    }
+
+    /** Opens both pools (with HikariCP's metrics in the registry, when given) and migrates. */
+    public static Database open(Config config, MeterRegistry metrics) {
         String url = h2Settings(config.dbUrl());
+        // The pools first: their open connections keep an in-memory H2 database alive while Flyway works.
+        FairConnections requests = new FairConnections(pool(config, url, "tas-db", config.dbPoolSize(), metrics),
+                config.dbPoolSize(), CONNECTION_TIMEOUT_MS);
+        FairConnections writers = new FairConnections(pool(config, url, "tas-db-writers", WRITER_CONNECTIONS, metrics),
+                WRITER_CONNECTIONS, CONNECTION_TIMEOUT_MS);
+        if (metrics != null) {
+            Gauge.builder("tas_db_connection_waiters", requests, FairConnections::waiting).tag("pool", "tas-db")
+                    .description("callers waiting in line for a pooled connection").register(metrics);
+            Gauge.builder("tas_db_connection_waiters", writers, FairConnections::waiting).tag("pool", "tas-db-writers")
+                    .description("callers waiting in line for a pooled connection").register(metrics);
+        }
+        // Flyway opens connections of its own (it holds two while migrating), so the pool may be as small as one.
+        Flyway.configure().dataSource(url, config.dbUser(), config.dbPassword()).locations("classpath:db/migration").load().migrate();
+        return new Database(requests, writers, url.startsWith("jdbc:postgresql") ? SQLDialect.POSTGRES : SQLDialect.H2);
+    }
+
+    private static HikariDataSource pool(Config config, String url, String name, int size, MeterRegistry metrics) {
         HikariConfig hc = new HikariConfig();
         hc.setJdbcUrl(url);
         hc.setUsername(config.dbUser());
         hc.setPassword(config.dbPassword());
-        hc.setMaximumPoolSize(config.dbPoolSize());
-        hc.setPoolName("tas-db");
+        hc.setMaximumPoolSize(size);
+        hc.setPoolName(name);
         hc.setAutoCommit(true);
+        hc.setConnectionTimeout(CONNECTION_TIMEOUT_MS);
         // The ledger writes each table's rows of a group commit as one JDBC batch; pgjdbc then sends them as
         // multi-row INSERTs, which PostgreSQL executes several times faster per row than one INSERT each.
         if (url.startsWith("jdbc:postgresql")) hc.addDataSourceProperty("reWriteBatchedInserts", "true");
-        HikariDataSource ds = new HikariDataSource(hc);
-        // Flyway opens connections of its own (it holds two while migrating), so the pool may be as small as one.
-        Flyway.configure().dataSource(url, config.dbUser(), config.dbPassword()).locations("classpath:db/migration").load().migrate();
-        return new Database(ds, url.startsWith("jdbc:postgresql") ? SQLDialect.POSTGRES : SQLDialect.H2);
+        if (metrics != null) hc.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(metrics));
+        return new HikariDataSource(hc);
     }
 
     /**
@@ -100,25 +136,33 @@ public final class Database implements AutoCloseable {
      * never reported as failed (a connection that cannot be reset is evicted from the pool instead).
      */
     public <T> T tx(Function<DSLContext, T> work) {
+        return tx(requests, work);
+    }
+
+    /** As tx, on the ledger writers' own connections (the group commit's batches). */
+    public <T> T writerTx(Function<DSLContext, T> work) {
+        return tx(writers, work);
+    }
+
+    private <T> T tx(FairConnections from, Function<DSLContext, T> work) {
         DSLContext outer = current.get();
         if (outer != null) return work.apply(outer);
         checkSqlAllowed();
         // Plain JDBC transaction handling: jOOQ's provider asks the driver for the isolation level at every
         // begin, which costs PostgreSQL a round trip per transaction.
-        Connection c;
+        Connection c = from.acquire();
         try {
-            c = dataSource.getConnection();
             c.setAutoCommit(false);
         } catch (SQLException e) {
+            from.evict(c, e);
+            from.release(c);
             throw new DataAccessException("transaction could not start: " + e.getMessage(), e);
         }
-        boolean committed = false;
         try {
             DSLContext txDsl = DSL.using(c, dsl.dialect(), dsl.settings());
             current.set(txDsl);
             T result = work.apply(txDsl);
             c.commit();
-            committed = true;
             return result;
         } catch (SQLException e) {
             rollbackQuietly(c, e);
@@ -128,7 +172,7 @@ public final class Database implements AutoCloseable {
             throw e;
         } finally {
             current.remove();
-            release(c, committed);
+            release(from, c);
         }
     }
 
@@ -140,20 +184,17 @@ public final class Database implements AutoCloseable {
         }
     }
 
-    /** Returns the connection to the pool; a failure here is logged, never thrown (the outcome is already known). */
-    private void release(Connection c, boolean committed) {
+    /**
+     * Returns the connection to its pool. Once the commit has succeeded the caller gets its result whatever
+     * happens here: a connection that cannot be reset is evicted (and logged), never reported as a failure.
+     */
+    private static void release(FairConnections from, Connection c) {
         try {
             c.setAutoCommit(true);
-            c.close();
         } catch (SQLException | RuntimeException e) {
-            log.warn("connection could not be reset after a {} transaction; evicted from the pool: {}",
-                    committed ? "committed" : "rolled-back", e.getMessage());
-            try {
-                if (pool != null) pool.evictConnection(c);
-            } catch (RuntimeException ignored) {
-                // the pool drops a broken connection on its own at the latest when it is next validated
-            }
+            from.evict(c, e);
         }
+        from.release(c);
     }
 
     /**
@@ -198,5 +239,8 @@ public final class Database implements AutoCloseable {
     }
 
     @Override
-    public void close() { if (pool != null) pool.close(); }
+    public void close() {
+        writers.close();
+        requests.close();
+    }
 }
