@@ -30,9 +30,12 @@ import io.tas.ratelimit.RateLimiter;
 import io.tas.store.ChangeFeed;
 import io.tas.store.Database;
 import io.tas.store.IdGenerator;
+import io.tas.store.NodeLease;
 import io.tas.subaccount.SubAccountRoutes;
 
 import java.time.Clock;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.List;
 
 /** Wires storage, services, the API listener and the admin listener. Tests start exactly this. */
@@ -48,9 +51,11 @@ public final class App implements AutoCloseable {
                            MaxWithdrawal maxWithdrawal) {}
 
     private final ChangeFeed changes;
+    private final NodeLease lease;
 
-    private App(Database db, ChangeFeed changes, WebServer server, Provisioning provisioning, Routes routes, Services services) {
+    private App(Database db, NodeLease lease, ChangeFeed changes, WebServer server, Provisioning provisioning, Routes routes, Services services) {
         this.db = db;
+        this.lease = lease;
         this.changes = changes;
         this.server = server;
         this.provisioning = provisioning;
@@ -66,43 +71,59 @@ public final class App implements AutoCloseable {
     public static App start(Config config, Clock clock, java.util.function.Consumer<Provisioning> beforeListen) {
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Database db = Database.open(config, metrics);
-        IdGenerator ids = new IdGenerator(clock, 0);
-        ChangeFeed changes = ChangeFeed.open(db, config.dbUrl(), config.dbUser(), config.dbPassword());
-        AccountService accounts = new AccountService(db, clock, ids, config.cacheEnabled(), changes);
-        ApiKeyService keys = new ApiKeyService(db, clock, new SecretCipher(config.masterKey()), accounts);
-        MarketService market = new MarketService(db, changes);
-        PriceService prices = new PriceService(market);
-        Ledger ledger = new Ledger(db, clock, ids);
-        LoanService loans = new LoanService(db, clock, ledger, prices);
-        PositionService positions = new PositionService(db, clock, ids, ledger, market, prices, accounts);
-        SmallAssetConversion conversion = new SmallAssetConversion(db, clock, ids, ledger, prices, ConvertConfig.fromEnv(System.getenv()));
-        MaxWithdrawal maxWithdrawal = new MaxWithdrawal(db, ledger, prices, positions);
-        RateLimiter limiter = new RateLimiter(config.rateLimitsEnabled(), clock);
-
-        Routes routes = routes(features(accounts, market, conversion, loans, maxWithdrawal));
-        RequestPipeline pipeline = new RequestPipeline(routes, new Authenticator(keys, accounts, clock, config.timestampWindow()),
-                accounts, limiter, clock, config.maxBodyBytes(), metrics);
-        Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions);
-        AdminRoutes admin = new AdminRoutes(provisioning, keys, config.adminToken(), clock, metrics);
+        Deque<AutoCloseable> opened = new ArrayDeque<>(List.of(db)); // closed in reverse if starting fails
         try {
+            // Leased before anything mints an ID. The lease measures real time between processes, so it runs on
+            // the machine's clock, not on the service's, which a sandbox or a test may move.
+            NodeLease lease = NodeLease.acquire(db, Clock.systemUTC(), config.nodeId(), config.nodeLeaseTtl());
+            opened.push(lease);
+            IdGenerator ids = new IdGenerator(clock, lease);
+            ChangeFeed changes = ChangeFeed.open(db, config.dbUrl(), config.dbUser(), config.dbPassword());
+            opened.push(changes);
+            AccountService accounts = new AccountService(db, clock, ids, config.cacheEnabled(), changes);
+            ApiKeyService keys = new ApiKeyService(db, clock, new SecretCipher(config.masterKey()), accounts);
+            MarketService market = new MarketService(db, changes);
+            PriceService prices = new PriceService(market);
+            Ledger ledger = new Ledger(db, clock, ids);
+            opened.push(ledger);
+            LoanService loans = new LoanService(db, clock, ledger, prices);
+            PositionService positions = new PositionService(db, clock, ids, ledger, market, prices, accounts);
+            SmallAssetConversion conversion = new SmallAssetConversion(db, clock, ids, ledger, prices, ConvertConfig.fromEnv(System.getenv()));
+            MaxWithdrawal maxWithdrawal = new MaxWithdrawal(db, ledger, prices, positions);
+            RateLimiter limiter = new RateLimiter(config.rateLimitsEnabled(), clock);
+
+            Routes routes = routes(features(accounts, market, conversion, loans, maxWithdrawal));
+            RequestPipeline pipeline = new RequestPipeline(routes, new Authenticator(keys, accounts, clock, config.timestampWindow()),
+                    accounts, limiter, clock, config.maxBodyBytes(), metrics);
+            Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions);
+            AdminRoutes admin = new AdminRoutes(provisioning, keys, config.adminToken(), clock, metrics);
             beforeListen.accept(provisioning);
+
+            WebServer server = WebServer.builder()
+                    .host(config.host())
+                    .port(config.port())
+                    .routing(r -> r.any(pipeline::handle))
+                    .putSocket("admin", s -> s.host(config.adminHost()).port(config.adminPort())
+                            .routing(HttpRouting.builder().update(admin::register)))
+                    .shutdownHook(false)
+                    .build()
+                    .start();
+            // Helidon logs a listener that cannot bind (say, a port in use) and returns a stopped server.
+            if (!server.isRunning()) {
+                throw new IllegalStateException("could not listen on the API address " + config.host() + ":" + config.port()
+                        + " or the admin address " + config.adminHost() + ":" + config.adminPort() + " (a port in use?); the log above says why");
+            }
+            return new App(db, lease, changes, server, provisioning, routes, new Services(ledger, conversion, positions, loans, maxWithdrawal));
         } catch (RuntimeException e) {
-            ledger.close();
-            changes.close();
-            db.close();
+            while (!opened.isEmpty()) {
+                try {
+                    opened.pop().close();
+                } catch (Exception closing) {
+                    e.addSuppressed(closing);
+                }
+            }
             throw e;
         }
-
-        WebServer server = WebServer.builder()
-                .host(config.host())
-                .port(config.port())
-                .routing(r -> r.any(pipeline::handle))
-                .putSocket("admin", s -> s.host(config.adminHost()).port(config.adminPort())
-                        .routing(HttpRouting.builder().update(admin::register)))
-                .shutdownHook(false)
-                .build()
-                .start();
-        return new App(db, changes, server, provisioning, routes, new Services(ledger, conversion, positions, loans, maxWithdrawal));
     }
 
     /** Every feature of the API; a new feature is one entry here plus its catalog rows. */
@@ -130,6 +151,9 @@ public final class App implements AutoCloseable {
 
     public Provisioning provisioning() { return provisioning; }
 
+    /** The node id this node's IDs carry, leased from the database. */
+    public int nodeId() { return lease.nodeId(); }
+
     public Routes routes() { return routes; }
 
     public Services services() { return services; }
@@ -142,6 +166,7 @@ public final class App implements AutoCloseable {
         server.stop();
         services.ledger().close();
         changes.close();
+        lease.close();
         db.close();
     }
 }

@@ -23,6 +23,8 @@ public final class ServerOptions {
     String cache;
     @Option(names = "--timestamp-window-ms", description = "accepted ACCESS-TIMESTAMP skew (env TAS_TIMESTAMP_WINDOW_MS, default 30000)")
     Long timestampWindowMs;
+    @Option(names = "--node-id", description = "node id 0..1023 of this node's IDs, leased from the database (env TAS_NODE_ID, default: the lowest free one)")
+    Integer nodeId;
 
     Config apply(Config c) {
         if (port != null) c = c.withPort(port);
@@ -33,6 +35,7 @@ public final class ServerOptions {
         if (rateLimits != null) c = c.withRateLimits(!"off".equalsIgnoreCase(rateLimits));
         if (cache != null) c = c.withCache(!"off".equalsIgnoreCase(cache));
         if (timestampWindowMs != null) c = c.withTimestampWindow(Duration.ofMillis(timestampWindowMs));
+        if (nodeId != null) c = c.withNodeId(nodeId);
         return c;
     }
 }

@@ -21,7 +21,9 @@ public record Config(
         boolean rateLimitsEnabled,
         Duration timestampWindow,
         int maxBodyBytes,
-        boolean cacheEnabled) {
+        boolean cacheEnabled,
+        Integer nodeId,          // pinned node id of this node's IDs; null: lease the lowest free one
+        Duration nodeLeaseTtl) { // a node id whose lease is not renewed for this long may be taken over
 
     public static final String DEFAULT_H2_URL = "jdbc:h2:file:./data/tas";
     /** Sandbox-only master key; operators set TAS_MASTER_KEY. Documented in README, never used silently in prod. */
@@ -44,16 +46,19 @@ public record Config(
                 !"off".equalsIgnoreCase(env.getOrDefault("TAS_RATE_LIMITS", "on")),
                 Duration.ofMillis(Long.parseLong(env.getOrDefault("TAS_TIMESTAMP_WINDOW_MS", "30000"))),
                 Integer.parseInt(env.getOrDefault("TAS_MAX_BODY_BYTES", "65536")),
-                !"off".equalsIgnoreCase(env.getOrDefault("TAS_CACHE", "on")));
+                !"off".equalsIgnoreCase(env.getOrDefault("TAS_CACHE", "on")),
+                env.getOrDefault("TAS_NODE_ID", "").isBlank() ? null : Integer.valueOf(env.get("TAS_NODE_ID").trim()),
+                Duration.ofMillis(Long.parseLong(env.getOrDefault("TAS_NODE_LEASE_TTL_MS", "30000"))));
     }
 
-    public Config withPort(int p) { return new Config(host, p, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled); }
-    public Config withAdminPort(int p) { return new Config(host, port, adminHost, p, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled); }
+    public Config withPort(int p) { return new Config(host, p, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, nodeId, nodeLeaseTtl); }
+    public Config withAdminPort(int p) { return new Config(host, port, adminHost, p, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, nodeId, nodeLeaseTtl); }
     public Config withDb(String url, String user, String password) {
-        return new Config(host, port, adminHost, adminPort, adminToken, url, user, password, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled);
+        return new Config(host, port, adminHost, adminPort, adminToken, url, user, password, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, nodeId, nodeLeaseTtl);
     }
-    public Config withRateLimits(boolean on) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, on, timestampWindow, maxBodyBytes, cacheEnabled); }
-    public Config withCache(boolean on) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, on); }
-    public Config withAdminToken(String t) { return new Config(host, port, adminHost, adminPort, t, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled); }
-    public Config withTimestampWindow(Duration d) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, d, maxBodyBytes, cacheEnabled); }
+    public Config withRateLimits(boolean on) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, on, timestampWindow, maxBodyBytes, cacheEnabled, nodeId, nodeLeaseTtl); }
+    public Config withCache(boolean on) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, on, nodeId, nodeLeaseTtl); }
+    public Config withAdminToken(String t) { return new Config(host, port, adminHost, adminPort, t, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, nodeId, nodeLeaseTtl); }
+    public Config withNodeId(Integer id) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, id, nodeLeaseTtl); }
+    public Config withTimestampWindow(Duration d) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, d, maxBodyBytes, cacheEnabled, nodeId, nodeLeaseTtl); }
 }

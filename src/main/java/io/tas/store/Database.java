@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.tas.config.Config;
 import io.tas.store.generated.DefaultSchema;
+import io.tas.store.generated.Tables;
 import org.flywaydb.core.Flyway;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
@@ -216,9 +217,9 @@ public final class Database implements AutoCloseable {
         if (sqlForbidden.get() != null) throw new IllegalStateException("no SQL inside a ledger change's decision");
     }
 
-    /** Sandbox reset: empties every table the migrations made (not Flyway's history). */
+    /** Sandbox reset: empties every table the migrations made (not Flyway's history, nor the running nodes' leases). */
     public void truncateAll() {
-        var tables = DefaultSchema.DEFAULT_SCHEMA.getTables();
+        var tables = DefaultSchema.DEFAULT_SCHEMA.getTables().stream().filter(t -> !t.equals(Tables.NODE_LEASE)).toList();
         dsl.transaction(cfg -> {
             DSLContext t = cfg.dsl();
             if (t.dialect() == SQLDialect.POSTGRES) {

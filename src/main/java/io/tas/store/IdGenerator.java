@@ -5,21 +5,37 @@ import java.time.Clock;
 /**
  * Time-ordered 64-bit IDs (DESIGN: IDs): 41 bits of milliseconds since 2024-01-01, 10 bits of node,
  * 12 bits of sequence. Monotonic even if the clock steps back: it never reuses the last millisecond.
+ * Unique across nodes because each node mints under a node id no other live node holds ({@link NodeLease}).
  */
 public final class IdGenerator {
     private static final long EPOCH = 1704067200000L;
+    private static final Runnable ALWAYS = () -> {};
     private final Clock clock;
     private final long node;
+    /** Throws when this node may no longer mint under its node id. */
+    private final Runnable mayMint;
     private long lastMillis = -1;
     private long sequence;
 
+    /** Mints under the leased node id, and refuses (IllegalStateException) once the lease is lost or lapsed. */
+    public IdGenerator(Clock clock, NodeLease lease) {
+        this(clock, lease.nodeId(), lease::ensureHeld);
+    }
+
+    /** Mints under a fixed node id, for a process that alone writes to its database (tests, tools). */
     public IdGenerator(Clock clock, int node) {
-        if (node < 0 || node > 1023) throw new IllegalArgumentException("node must be 0..1023");
+        this(clock, node, ALWAYS);
+    }
+
+    private IdGenerator(Clock clock, int node, Runnable mayMint) {
+        if (node < 0 || node >= NodeLease.NODE_IDS) throw new IllegalArgumentException("node must be 0..1023");
         this.clock = clock;
         this.node = node;
+        this.mayMint = mayMint;
     }
 
     public synchronized long next() {
+        mayMint.run();
         long now = Math.max(clock.millis() - EPOCH, lastMillis);
         if (now == lastMillis) {
             sequence = (sequence + 1) & 0xFFF;
@@ -30,4 +46,7 @@ public final class IdGenerator {
         lastMillis = now;
         return (now << 22) | (node << 12) | sequence;
     }
+
+    /** The node bits of an ID. */
+    public static int nodeOf(long id) { return (int) ((id >>> 12) & 0x3FF); }
 }

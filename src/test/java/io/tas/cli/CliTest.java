@@ -1,6 +1,7 @@
 package io.tas.cli;
 
 import io.tas.Main;
+import io.tas.config.Config;
 import io.tas.support.Databases;
 import io.tas.support.TestServer;
 import org.junit.jupiter.api.AfterAll;
@@ -14,6 +15,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -109,5 +111,17 @@ class CliTest {
     void endpointsPrintsTheInventory() {
         Run r = tas("endpoints");
         assertThat(r.out()).contains("| GET | `/api/v3/account/info` |").hasLineCount(33);
+    }
+
+    @Test
+    void theNodeIdFlagWinsOverTheEnvironment() {
+        Config env = Config.fromEnv(Map.of("TAS_NODE_ID", "3"));
+        ServeCommand flagged = new ServeCommand();
+        new CommandLine(flagged).parseArgs("--node-id", "12");
+        assertThat(flagged.options.apply(env).nodeId()).isEqualTo(12);
+        ServeCommand plain = new ServeCommand();
+        new CommandLine(plain).parseArgs();
+        assertThat(plain.options.apply(env).nodeId()).isEqualTo(3);
+        assertThat(plain.options.apply(Config.fromEnv(Map.of())).nodeId()).as("unset: lease any free id").isNull();
     }
 }
