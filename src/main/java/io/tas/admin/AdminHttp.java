@@ -82,14 +82,16 @@ final class AdminHttp {
 
     /** The body, refused before it is read when its declared length is over the cap, and never read past cap + 1 bytes. */
     private static byte[] capped(ServerRequest req, int cap) throws IOException {
-        ApiException tooLarge = new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "admin request body larger than " + cap + " bytes");
-        long declared = req.headers().contentLength().orElse(-1L);
-        if (declared > cap) throw tooLarge;
+        if (req.headers().contentLength().orElse(-1L) > cap) throw tooLarge(cap);
         try (InputStream in = req.content().inputStream()) {
             byte[] body = in.readNBytes((int) Math.min(cap + 1L, Integer.MAX_VALUE - 8));
-            if (body.length > cap) throw tooLarge;
+            if (body.length > cap) throw tooLarge(cap);
             return body;
         }
+    }
+
+    private static ApiException tooLarge(int cap) {
+        return new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "admin request body larger than " + cap + " bytes");
     }
 
     static long longParam(ServerRequest req, String name) {

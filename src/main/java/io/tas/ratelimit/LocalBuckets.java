@@ -26,6 +26,7 @@ final class LocalBuckets extends AbstractProxyManager<String> {
     /** A state with the time it may live from its last write. */
     private record Held(RemoteBucketState state, Duration ttl) {}
 
+    private static final Duration FOREVER = Duration.ofDays(365 * 100);
     private final Cache<String, Held> cache;
 
     LocalBuckets(ClientSideConfig config, long maxBuckets) {
@@ -48,8 +49,8 @@ final class LocalBuckets extends AbstractProxyManager<String> {
             if (!entry.exists()) return null;
             if (!entry.isStateModified() && held != null) return held;
             ExpirationAfterWriteStrategy expiry = request.getExpirationStrategy();
-            Duration ttl = expiry == null ? Duration.ofDays(365) : Duration.ofMillis(expiry.calculateTimeToLiveMillis(entry.get(), now));
-            return new Held(entry.get(), ttl);
+            long ttlMillis = expiry == null ? -1 : expiry.calculateTimeToLiveMillis(entry.get(), now);
+            return new Held(entry.get(), ttlMillis > 0 ? Duration.ofMillis(ttlMillis) : FOREVER); // -1: no expiry
         });
         return result[0];
     }
