@@ -5,14 +5,13 @@ import io.tas.error.ErrorCode;
 import io.tas.store.ChangeFeed;
 import io.tas.store.Database;
 import io.tas.store.IdGenerator;
-
-import java.time.Clock;
-import java.util.List;
-import java.util.Optional;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 
 /**
  * Accounts, sub-accounts and their settings. The API, the admin surface, seed files and the CLI all
