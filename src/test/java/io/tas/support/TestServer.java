@@ -43,8 +43,8 @@ public final class TestServer implements AutoCloseable {
     }
 
     /** Another node over the first one's database (PostgreSQL: they share it as production nodes do). */
-    public static TestServer secondNode(TestServer first) {
-        return new TestServer(first.db, App.start(config(first.db, true), first.clock), first.clock, false);
+    public static TestServer secondNode(TestServer first, boolean rateLimits) {
+        return new TestServer(first.db, App.start(config(first.db, rateLimits), first.clock), first.clock, false);
     }
 
     private static Config config(Databases.TestDb db, boolean rateLimits) {
