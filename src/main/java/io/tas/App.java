@@ -2,6 +2,9 @@ package io.tas;
 
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.HttpRouting;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tas.account.AccountRoutes;
@@ -69,6 +72,7 @@ public final class App implements AutoCloseable {
 
     /** Starts the service; beforeListen runs (e.g. reset and seed) before the first request can arrive. */
     public static App start(Config config, Clock clock, java.util.function.Consumer<Provisioning> beforeListen) {
+        config.validated(); // every entry point passes here: no empty admin token, no demo secrets outside a sandbox
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         Database db = Database.open(config, metrics);
         Deque<AutoCloseable> opened = new ArrayDeque<>(List.of(db)); // closed in reverse if starting fails
@@ -81,7 +85,7 @@ public final class App implements AutoCloseable {
             ChangeFeed changes = ChangeFeed.open(db, config.dbUrl(), config.dbUser(), config.dbPassword());
             opened.push(changes);
             AccountService accounts = new AccountService(db, clock, ids, config.cacheEnabled(), changes);
-            ApiKeyService keys = new ApiKeyService(db, clock, new SecretCipher(config.masterKey()), accounts);
+            ApiKeyService keys = new ApiKeyService(db, clock, new SecretCipher(config.masterKey()), accounts, changes);
             MarketService market = new MarketService(db, changes);
             PriceService prices = new PriceService(market);
             Ledger ledger = new Ledger(db, clock, ids);
@@ -91,12 +95,14 @@ public final class App implements AutoCloseable {
             SmallAssetConversion conversion = new SmallAssetConversion(db, clock, ids, ledger, prices, ConvertConfig.fromEnv(System.getenv()));
             MaxWithdrawal maxWithdrawal = new MaxWithdrawal(db, ledger, prices, positions);
             RateLimiter limiter = new RateLimiter(config.rateLimitsEnabled(), clock);
+            edgeMetrics(metrics, keys, limiter);
 
             Routes routes = routes(features(accounts, market, conversion, loans, maxWithdrawal));
             RequestPipeline pipeline = new RequestPipeline(routes, new Authenticator(keys, accounts, clock, config.timestampWindow()),
                     accounts, limiter, clock, config.maxBodyBytes(), metrics);
             Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions);
-            AdminRoutes admin = new AdminRoutes(provisioning, keys, config.adminToken(), clock, metrics);
+            AdminRoutes admin = new AdminRoutes(provisioning, keys, config.adminToken(), clock, metrics,
+                    config.adminMaxBodyBytes(), config.seedMaxBytes());
             beforeListen.accept(provisioning);
 
             WebServer server = WebServer.builder()
@@ -124,6 +130,18 @@ public final class App implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** What the edge costs: key lookups, slow passphrase hashes and rate-limit buckets held. */
+    private static void edgeMetrics(MeterRegistry metrics, ApiKeyService keys, RateLimiter limiter) {
+        FunctionCounter.builder("tas_api_key_store_lookups", keys, ApiKeyService::storeLookups)
+                .description("API keys read from the database (a key outside the in-memory index costs none)").register(metrics);
+        FunctionCounter.builder("tas_passphrase_hashes", keys, ApiKeyService::passphraseHashes)
+                .description("slow PBKDF2 passphrase checks").register(metrics);
+        Gauge.builder("tas_api_keys_indexed", keys, ApiKeyService::indexedKeys).strongReference(true)
+                .description("live API keys in the in-memory index (-1: not loaded)").register(metrics);
+        Gauge.builder("tas_rate_limit_buckets", limiter, RateLimiter::trackedBuckets).strongReference(true)
+                .description("rate-limit buckets held (idle ones are dropped)").register(metrics);
     }
 
     /** Every feature of the API; a new feature is one entry here plus its catalog rows. */

@@ -27,7 +27,7 @@ class NodesTest {
     static void dropDatabase() { pg.close(); }
 
     private static Config node(Map<String, String> env) {
-        return Config.fromEnv(env).withPort(0).withAdminPort(0).withDb(pg.url(), pg.user(), "");
+        return Config.fromEnv(env).withPort(0).withAdminPort(0).withDb(pg.url(), pg.user(), "").withSandbox(true);
     }
 
     private static long deposit(App app, String ref) {

@@ -48,12 +48,12 @@ public final class AccountRoutes implements Routes.Feature {
     /** The serialized view of the settings object it was made from; valid while the service returns that same object. */
     private record SerializedSettings(AccountSettings source, RawJson json) {}
 
-    private final java.util.concurrent.ConcurrentMap<Long, SerializedSettings> serialized = new java.util.concurrent.ConcurrentHashMap<>();
+    private final com.github.benmanes.caffeine.cache.Cache<Long, SerializedSettings> serialized = AccountService.bounded();
 
     /** §2.3, served from the serialized view while the (cached) settings are unchanged: the hottest read row. */
     private RawJson settings(ApiRequest r) {
         AccountSettings s = accounts.settings(r.uid());
-        SerializedSettings cached = serialized.get(r.uid());
+        SerializedSettings cached = serialized.getIfPresent(r.uid());
         if (cached != null && cached.source() == s) return cached.json();
         RawJson json = RawJson.of(view(s));
         serialized.put(r.uid(), new SerializedSettings(s, json));

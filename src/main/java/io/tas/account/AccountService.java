@@ -5,12 +5,13 @@ import io.tas.error.ErrorCode;
 import io.tas.store.ChangeFeed;
 import io.tas.store.Database;
 import io.tas.store.IdGenerator;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 
 /**
  * Accounts, sub-accounts and their settings. The API, the admin surface, seed files and the CLI all
@@ -23,8 +24,8 @@ public final class AccountService {
     private final IdGenerator ids;
     private final AccountStore store = new AccountStore();
     private final boolean cacheEnabled;
-    private final ConcurrentMap<Long, Account> accounts = new ConcurrentHashMap<>();
-    private final ConcurrentMap<Long, AccountSettings> settings = new ConcurrentHashMap<>();
+    private final Cache<Long, Account> accounts = bounded();
+    private final Cache<Long, AccountSettings> settings = bounded();
 
     private final ChangeFeed changes;
 
@@ -37,17 +38,22 @@ public final class AccountService {
         changes.subscribe(this::invalidate);
     }
 
+    /** One entry per UID that called lately: bounded, and dropped when idle, so memory follows the active users. */
+    static <V> Cache<Long, V> bounded() {
+        return Caffeine.newBuilder().maximumSize(100_000).expireAfterAccess(Duration.ofMinutes(30)).build();
+    }
+
     /** Drops one UID's cached account and settings, or everything for ChangeFeed.EVERYTHING. */
     void invalidate(String key) {
         if (ChangeFeed.EVERYTHING.equals(key)) {
-            accounts.clear();
-            settings.clear();
+            accounts.invalidateAll();
+            settings.invalidateAll();
             return;
         }
         if (!key.startsWith("account:")) return;
         long uid = Long.parseLong(key.substring("account:".length()));
-        accounts.remove(uid);
-        settings.remove(uid);
+        accounts.invalidate(uid);
+        settings.invalidate(uid);
     }
 
     public Account create(NewAccount cmd) {
@@ -78,7 +84,7 @@ public final class AccountService {
 
     public Optional<Account> find(long uid) {
         if (!cacheEnabled) return store.find(db.dsl(), uid);
-        Account cached = accounts.get(uid);
+        Account cached = accounts.getIfPresent(uid);
         if (cached != null) return Optional.of(cached);
         Optional<Account> loaded = store.find(db.dsl(), uid);
         loaded.ifPresent(a -> accounts.put(uid, a));
@@ -87,7 +93,7 @@ public final class AccountService {
 
     public AccountSettings settings(long uid) {
         if (cacheEnabled) {
-            AccountSettings cached = settings.get(uid);
+            AccountSettings cached = settings.getIfPresent(uid);
             if (cached != null) return cached;
         }
         AccountSettings loaded = store.settings(db.dsl(), uid)

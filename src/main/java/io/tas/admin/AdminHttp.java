@@ -14,19 +14,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
 
-/** The admin listener's request handling: bearer token, body reading (JSON or YAML), envelope and error mapping. */
+/**
+ * The admin listener's request handling: bearer token, body reading (JSON or YAML) under a size cap, envelope
+ * and error mapping.
+ */
 final class AdminHttp {
     private static final Logger log = LoggerFactory.getLogger(AdminHttp.class);
     private final byte[] token;
     private final Clock clock;
+    private final int maxBodyBytes;
+    private final int seedMaxBytes;
 
-    AdminHttp(String token, Clock clock) {
+    AdminHttp(String token, Clock clock, int maxBodyBytes, int seedMaxBytes) {
         this.token = token.getBytes(StandardCharsets.UTF_8);
         this.clock = clock;
+        this.maxBodyBytes = maxBodyBytes;
+        this.seedMaxBytes = seedMaxBytes;
     }
 
     interface AdminHandler { Object handle(ServerRequest req) throws IOException; }
@@ -35,7 +43,8 @@ final class AdminHttp {
         return (req, res) -> {
             String auth = req.headers().first(HeaderNames.AUTHORIZATION).orElse("");
             byte[] given = auth.startsWith("Bearer ") ? auth.substring(7).getBytes(StandardCharsets.UTF_8) : new byte[0];
-            if (!MessageDigest.isEqual(given, token)) {
+            // Config refuses a short token; an empty one must never match an empty header all the same.
+            if (token.length == 0 || !MessageDigest.isEqual(given, token)) {
                 send(res, 401, ErrorCode.ACCESS_KEY_INVALID.code(), "admin token required");
                 return;
             }
@@ -57,13 +66,32 @@ final class AdminHttp {
         };
     }
 
-    /** JSON, or YAML when the Content-Type says so (seed files are usually YAML). */
-    static <T> T read(ServerRequest req, Class<T> type) throws IOException {
-        byte[] body = req.content().hasEntity() ? req.content().inputStream().readAllBytes() : new byte[0];
+    /** A body of an admin call other than a seed: JSON, or YAML when the Content-Type says so. */
+    <T> T read(ServerRequest req, Class<T> type) throws IOException { return read(req, type, maxBodyBytes); }
+
+    /** A seed document: the operator's own file, so it may be far larger than other admin bodies (D28). */
+    SeedFile readSeed(ServerRequest req) throws IOException { return read(req, SeedFile.class, seedMaxBytes); }
+
+    private static <T> T read(ServerRequest req, Class<T> type, int cap) throws IOException {
+        byte[] body = req.content().hasEntity() ? capped(req, cap) : new byte[0];
         if (body.length == 0) throw new ApiException(ErrorCode.PARAM_EMPTY, "body");
         String ct = req.headers().first(HeaderNames.CONTENT_TYPE).orElse("application/json");
         ObjectMapper m = ct.contains("yaml") ? SeedFile.YAML : Json.MAPPER;
         return m.readValue(body, type);
+    }
+
+    /** The body, refused before it is read when its declared length is over the cap, and never read past cap + 1 bytes. */
+    private static byte[] capped(ServerRequest req, int cap) throws IOException {
+        if (req.headers().contentLength().orElse(-1L) > cap) throw tooLarge(cap);
+        try (InputStream in = req.content().inputStream()) {
+            byte[] body = in.readNBytes((int) Math.min(cap + 1L, Integer.MAX_VALUE - 8));
+            if (body.length > cap) throw tooLarge(cap);
+            return body;
+        }
+    }
+
+    private static ApiException tooLarge(int cap) {
+        return new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "admin request body larger than " + cap + " bytes");
     }
 
     static long longParam(ServerRequest req, String name) {

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 
 import static io.tas.admin.AdminHttp.longParam;
-import static io.tas.admin.AdminHttp.read;
 
 /**
  * The control plane, on its own listener (default 127.0.0.1) under /admin/v1, guarded by a bearer
@@ -28,10 +27,12 @@ public final class AdminRoutes {
     private final AdminHttp http;
     private final PrometheusMeterRegistry metrics;
 
-    public AdminRoutes(Provisioning provisioning, ApiKeyService keys, String token, java.time.Clock clock, PrometheusMeterRegistry metrics) {
+    /** maxBodyBytes caps every admin body but seeds, which are operator files and capped by seedMaxBytes (D28). */
+    public AdminRoutes(Provisioning provisioning, ApiKeyService keys, String token, java.time.Clock clock, PrometheusMeterRegistry metrics,
+                       int maxBodyBytes, int seedMaxBytes) {
         this.provisioning = provisioning;
         this.keys = keys;
-        this.http = new AdminHttp(token, clock);
+        this.http = new AdminHttp(token, clock, maxBodyBytes, seedMaxBytes);
         this.metrics = metrics;
     }
 
@@ -44,16 +45,16 @@ public final class AdminRoutes {
         });
         r.get("/admin/v1/health", http.guarded(req -> Map.of("status", "up")));
         r.post("/admin/v1/reset", http.guarded(req -> { provisioning.reset(); return null; }));
-        r.post("/admin/v1/seed", http.guarded(req -> summary(provisioning.apply(read(req, SeedFile.class)))));
+        r.post("/admin/v1/seed", http.guarded(req -> summary(provisioning.apply(http.readSeed(req)))));
         r.post("/admin/v1/accounts", http.guarded(req -> {
-            SeedAccount a = read(req, SeedAccount.class);
+            SeedAccount a = http.read(req, SeedAccount.class);
             Long parent = req.query().first("parentUid").map(Long::parseLong).orElse(null);
             return provisioning.createAccount(a, parent);
         }));
         r.get("/admin/v1/accounts/{uid}", http.guarded(req -> provisioning.account(longParam(req, "uid"))
                 .orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "uid"))));
         r.post("/admin/v1/keys", http.guarded(req -> {
-            SeedKey k = read(req, SeedKey.class);
+            SeedKey k = http.read(req, SeedKey.class);
             if (k.uid() == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "uid");
             return view(provisioning.createKey(k.uid(), k), true);
         }));
@@ -63,7 +64,7 @@ public final class AdminRoutes {
             if (!keys.revoke(req.path().pathParameters().get("accessKey"))) throw new ApiException(ErrorCode.PARAM_NOT_EXIST, "accessKey");
             return null;
         }));
-        r.post("/admin/v1/tickers", http.guarded(req -> provisioning.putTicker(read(req, SeedTicker.class)).symbol()));
+        r.post("/admin/v1/tickers", http.guarded(req -> provisioning.putTicker(http.read(req, SeedTicker.class)).symbol()));
         new MoneyAdminRoutes(provisioning, http).register(r);
         r.any((req, res) -> http.send(res, 400, ErrorCode.URL_NOT_FOUND.code(), ErrorCode.URL_NOT_FOUND.message()));
     }

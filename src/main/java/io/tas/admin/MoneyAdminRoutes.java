@@ -15,7 +15,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import static io.tas.admin.AdminHttp.longParam;
-import static io.tas.admin.AdminHttp.read;
 
 /** Admin routes of the money core: ledger operations and checks, instruments, loan terms, positions. */
 final class MoneyAdminRoutes {
@@ -28,16 +27,16 @@ final class MoneyAdminRoutes {
     }
 
     void register(HttpRouting.Builder r) {
-        r.post("/admin/v1/ledger/deposit", http.guarded(req -> p.deposit(read(req, LedgerOp.class))));
-        r.post("/admin/v1/ledger/adjust", http.guarded(req -> p.adjust(read(req, LedgerOp.class))));
-        r.post("/admin/v1/ledger/borrow", http.guarded(req -> p.borrow(read(req, LedgerOp.class))));
+        r.post("/admin/v1/ledger/deposit", http.guarded(req -> p.deposit(http.read(req, LedgerOp.class))));
+        r.post("/admin/v1/ledger/adjust", http.guarded(req -> p.adjust(http.read(req, LedgerOp.class))));
+        r.post("/admin/v1/ledger/borrow", http.guarded(req -> p.borrow(http.read(req, LedgerOp.class))));
         r.get("/admin/v1/ledger/check", http.guarded(req -> p.ledgerCheck()));
         r.get("/admin/v1/accounts/{uid}/balances", http.guarded(req -> p.balances(longParam(req, "uid"))));
-        r.post("/admin/v1/instruments", http.guarded(req -> p.putInstrument(read(req, SeedInstrument.class)).symbol()));
-        r.post("/admin/v1/loan-terms", http.guarded(req -> { p.putLoanTerms(read(req, SeedLoanTerms.class)); return null; }));
-        r.post("/admin/v1/positions", http.guarded(req -> view(p.openPosition(read(req, SeedPosition.class)))));
-        r.post("/admin/v1/positions/{id}/fill", http.guarded(req -> view(p.fill(longParam(req, "id"), read(req, FillSpec.class)))));
-        r.post("/admin/v1/positions/{id}/close", http.guarded(req -> view(p.close(longParam(req, "id"), read(req, FillSpec.class)))));
+        r.post("/admin/v1/instruments", http.guarded(req -> p.putInstrument(http.read(req, SeedInstrument.class)).symbol()));
+        r.post("/admin/v1/loan-terms", http.guarded(req -> { p.putLoanTerms(http.read(req, SeedLoanTerms.class)); return null; }));
+        r.post("/admin/v1/positions", http.guarded(req -> view(p.openPosition(http.read(req, SeedPosition.class)))));
+        r.post("/admin/v1/positions/{id}/fill", http.guarded(req -> view(p.fill(longParam(req, "id"), http.read(req, FillSpec.class)))));
+        r.post("/admin/v1/positions/{id}/close", http.guarded(req -> view(p.close(longParam(req, "id"), http.read(req, FillSpec.class)))));
         r.get("/admin/v1/accounts/{uid}/positions", http.guarded(req -> p.positions(longParam(req, "uid")).stream().map(v -> {
             Map<String, Object> m = view(v.position());
             m.put("markPrice", Json.plain(v.markPrice()));

@@ -4,39 +4,79 @@ import io.tas.account.AccountService;
 import io.tas.auth.ApiKeyStore.StoredKey;
 import io.tas.error.ApiException;
 import io.tas.error.ErrorCode;
+import io.tas.store.ChangeFeed;
 import io.tas.store.Database;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Creates, revokes and resolves API keys. Resolution is on the hot path of every private request, so
- * a resolved key (decrypted secret ready as a MAC, and a fast passphrase check once the slow hash has
- * matched) is cached for a short TTL; revocation on this node drops it at once, other nodes within the TTL.
+ * Creates, revokes and resolves API keys. Resolution is on the hot path of every private request:
+ * <ul>
+ * <li>a key not in the in-memory index of live keys is unknown without a query (KeyIndex);</li>
+ * <li>a resolved key (decrypted secret ready as a MAC, and a fast passphrase check once the slow hash has matched)
+ * is cached for a short TTL, bounded in number and dropped when idle.</li>
+ * </ul>
+ * Creations and revocations publish "apikey:+KEY" / "apikey:-KEY" on the change feed inside their transaction,
+ * so other PostgreSQL nodes update their index and drop the cached key when the transaction commits.
  */
 public final class ApiKeyService {
+    private static final Logger log = LoggerFactory.getLogger(ApiKeyService.class);
     private static final long CACHE_TTL_MS = 10_000;
+    private static final Duration CACHE_IDLE = Duration.ofMinutes(10);
+    private static final long CACHE_MAX_KEYS = 100_000;
+    private static final long INDEX_RETRY_MS = 5_000;
+    private static final String CREATED = "apikey:+";
+    private static final String REVOKED = "apikey:-";
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Database db;
     private final Clock clock;
     private final SecretCipher cipher;
     private final AccountService accounts;
+    private final ChangeFeed changes;
     private final ApiKeyStore store = new ApiKeyStore();
-    private final ConcurrentMap<String, ResolvedKey> cache = new ConcurrentHashMap<>();
+    private final Cache<String, ResolvedKey> cache;
+    private final KeyIndex index = new KeyIndex();
+    private final AtomicLong nextIndexRetry = new AtomicLong();
+    private final LongAdder storeLookups = new LongAdder();
+    private final LongAdder passphraseHashes = new LongAdder();
 
-    public ApiKeyService(Database db, Clock clock, SecretCipher cipher, AccountService accounts) {
+    public ApiKeyService(Database db, Clock clock, SecretCipher cipher, AccountService accounts, ChangeFeed changes) {
         this.db = db;
         this.clock = clock;
         this.cipher = cipher;
         this.accounts = accounts;
+        this.changes = changes;
+        this.cache = Caffeine.newBuilder().ticker(() -> clock.millis() * 1_000_000L)
+                .maximumSize(CACHE_MAX_KEYS).expireAfterAccess(CACHE_IDLE).build();
+        changes.subscribe(this::onChange); // before the first load, so no change falls between the two
+        index.reload(() -> store.liveAccessKeys(db.dsl()));
+    }
+
+    private void onChange(String topic) {
+        if (topic.equals(ChangeFeed.EVERYTHING)) {
+            cache.invalidateAll();
+            reloadIndexQuietly();
+        } else if (topic.startsWith(CREATED)) {
+            index.add(topic.substring(CREATED.length()));
+        } else if (topic.startsWith(REVOKED)) {
+            String key = topic.substring(REVOKED.length());
+            index.remove(key);
+            cache.invalidate(key);
+        }
     }
 
     /** The only time the secret is returned. */
@@ -54,14 +94,22 @@ public final class ApiKeyService {
         db.tx(dsl -> {
             if (store.find(dsl, accessKey).isPresent()) throw new ApiException(ErrorCode.PARAM_ERROR, "accessKey");
             store.insert(dsl, new StoredKey(key, cipher.encrypt(secret), salt, PassphraseHash.hash(cmd.passphrase(), salt)));
+            changes.publish(CREATED + accessKey);
             return null;
         });
+        // Inside a seed this runs before the seed commits; if it rolls back, Provisioning reloads the index.
+        index.add(accessKey);
         return new CreatedKey(key, secret);
     }
 
     public boolean revoke(String accessKey) {
-        boolean done = db.tx(dsl -> store.revoke(dsl, accessKey, clock.millis()));
-        cache.remove(accessKey);
+        boolean done = db.tx(dsl -> {
+            boolean revoked = store.revoke(dsl, accessKey, clock.millis());
+            if (revoked) changes.publish(REVOKED + accessKey);
+            return revoked;
+        });
+        if (done) index.remove(accessKey);
+        cache.invalidate(accessKey);
         return done;
     }
 
@@ -70,26 +118,61 @@ public final class ApiKeyService {
     }
 
     /**
-     * A live key ready to verify requests, or empty when unknown or revoked. One reload per key at a
-     * time (compute), and a reload keeps the passphrase already verified when the stored hash is unchanged,
-     * so a TTL expiry under load never turns into a burst of slow PBKDF2 checks.
+     * A live key ready to verify requests, or empty when unknown or revoked. A key outside the index costs
+     * nothing while the change feed is in sync (otherwise another node's new key could be missing from it).
+     * One reload per key at a time (compute), and a reload keeps the passphrase already verified when the
+     * stored hash is unchanged, so a TTL expiry under load never turns into a burst of slow PBKDF2 checks.
      */
     public Optional<ResolvedKey> resolve(String accessKey) {
+        if (!index.mayBeLive(accessKey) && changes.inSync()) return Optional.empty();
+        if (!index.loaded()) retryIndexLoad();
         long now = clock.millis();
-        ResolvedKey cached = cache.get(accessKey);
+        ResolvedKey cached = cache.getIfPresent(accessKey);
         if (cached != null && cached.fresh(now)) return Optional.of(cached);
-        ResolvedKey resolved = cache.compute(accessKey, (k, old) -> {
+        ResolvedKey resolved = cache.asMap().compute(accessKey, (k, old) -> {
             if (old != null && old.fresh(now)) return old;
+            storeLookups.increment();
             Optional<StoredKey> stored = store.find(db.dsl(), k).filter(s -> !s.key().revoked());
             if (stored.isEmpty()) return null;
             StoredKey s = stored.get();
             if (old != null && old.hash.equals(s.passphraseHash())) return old.refreshed(s.key(), now);
-            return new ResolvedKey(s.key(), new Signature(cipher.decrypt(s.secretCipher())), s.passphraseSalt(), s.passphraseHash(), now, null);
+            return new ResolvedKey(s.key(), new Signature(cipher.decrypt(s.secretCipher())), s.passphraseSalt(),
+                    s.passphraseHash(), now, null, passphraseHashes);
         });
         return Optional.ofNullable(resolved);
     }
 
-    public void invalidateAll() { cache.clear(); }
+    /** After a reset or a seed that rolled back: nothing cached survives, and the index is read again. */
+    public void invalidateAll() {
+        cache.invalidateAll();
+        reloadIndexQuietly();
+    }
+
+    /** Database reads of a key since start (a key outside the index costs none): a metric, and what tests count. */
+    public long storeLookups() { return storeLookups.sum(); }
+
+    /** Slow PBKDF2 passphrase checks since start. */
+    public long passphraseHashes() { return passphraseHashes.sum(); }
+
+    /** Live keys in the index, or -1 while it is not loaded (every key then costs a query). */
+    public int indexedKeys() { return index.size(); }
+
+    private void reloadIndexQuietly() {
+        try {
+            index.reload(() -> store.liveAccessKeys(db.dsl()));
+        } catch (RuntimeException e) {
+            log.warn("cannot load the API key index; every key costs a query until it loads: {}", e.getMessage());
+        }
+    }
+
+    /** While the index is not loaded, one request in INDEX_RETRY_MS starts a load in the background. */
+    private void retryIndexLoad() {
+        long now = clock.millis();
+        long due = nextIndexRetry.get();
+        if (now >= due && nextIndexRetry.compareAndSet(due, now + INDEX_RETRY_MS)) {
+            Thread.ofVirtual().name("tas-key-index").start(this::reloadIndexQuietly);
+        }
+    }
 
     /** A key with what verification needs. Never serialised, never logged. */
     public static final class ResolvedKey {
@@ -98,22 +181,24 @@ public final class ApiKeyService {
         private final String salt;
         private final String hash;
         private final long loadedAt;
+        private final LongAdder slowHashes;
         // The passphrase bytes once the slow hash has matched. The decrypted secret is in memory anyway,
         // so this adds no exposure, and a request then costs one constant-time compare.
         private volatile byte[] verified;
 
-        ResolvedKey(ApiKey key, Signature signature, String salt, String hash, long loadedAt, byte[] verified) {
+        ResolvedKey(ApiKey key, Signature signature, String salt, String hash, long loadedAt, byte[] verified, LongAdder slowHashes) {
             this.key = key;
             this.signature = signature;
             this.salt = salt;
             this.hash = hash;
             this.loadedAt = loadedAt;
             this.verified = verified;
+            this.slowHashes = slowHashes;
         }
 
         boolean fresh(long now) { return loadedAt <= now && now < loadedAt + CACHE_TTL_MS; }
 
-        ResolvedKey refreshed(ApiKey latest, long now) { return new ResolvedKey(latest, signature, salt, hash, now, verified); }
+        ResolvedKey refreshed(ApiKey latest, long now) { return new ResolvedKey(latest, signature, salt, hash, now, verified, slowHashes); }
 
         public ApiKey key() { return key; }
 
@@ -123,6 +208,7 @@ public final class ApiKeyService {
             byte[] given = passphrase.getBytes(StandardCharsets.UTF_8);
             byte[] known = verified;
             if (known != null && MessageDigest.isEqual(known, given)) return true;
+            slowHashes.increment();
             if (!PassphraseHash.matches(passphrase, salt, hash)) return false;
             verified = given;
             return true;

@@ -46,6 +46,11 @@ final class ApiKeyStore {
                 .fetch(API_KEY.ACCESS_KEY).stream().map(k -> find(dsl, k).orElseThrow().key()).toList();
     }
 
+    /** Every key that can sign requests: created and not revoked. */
+    List<String> liveAccessKeys(DSLContext dsl) {
+        return dsl.select(API_KEY.ACCESS_KEY).from(API_KEY).where(API_KEY.REVOKED_TIME.isNull()).fetch(API_KEY.ACCESS_KEY);
+    }
+
     boolean revoke(DSLContext dsl, String accessKey, long now) {
         return dsl.update(API_KEY).set(API_KEY.REVOKED_TIME, now)
                 .where(API_KEY.ACCESS_KEY.eq(accessKey).and(API_KEY.REVOKED_TIME.isNull())).execute() == 1;

@@ -12,8 +12,8 @@ import java.time.Clock;
 import java.time.Duration;
 
 /**
- * DESIGN request path, auth step: headers -> key -> timestamp window -> passphrase -> signature ->
- * IP allow-list. Each failure is the real platform's code (wire facts §3 "Condition -> code").
+ * DESIGN request path, auth step: headers -> key -> timestamp window -> signature -> passphrase ->
+ * IP allow-list -> account status. Each failure is the real platform's code (wire facts §3 "Condition -> code").
  */
 public final class Authenticator {
     private final ApiKeyService keys;
@@ -39,11 +39,13 @@ public final class Authenticator {
         long ts = parseTimestamp(r.timestamp());
         if (Math.abs(clock.millis() - ts) > windowMs) throw new ApiException(ErrorCode.TIMESTAMP_EXPIRED);
 
-        if (!key.passphraseMatches(r.passphrase())) throw new ApiException(ErrorCode.PASSPHRASE_INCORRECT);
-
+        // The signature before the passphrase: the slow passphrase hash then runs only for callers who hold the
+        // secret, and a caller without it learns nothing about the passphrase (40009 either way).
         if (!key.signature().verify(r.sign(), r.timestamp(), r.method(), r.rawPath(), r.rawQuery(), r.body())) {
             throw new ApiException(ErrorCode.SIGNATURE_ERROR);
         }
+
+        if (!key.passphraseMatches(r.passphrase())) throw new ApiException(ErrorCode.PASSPHRASE_INCORRECT);
 
         if (!ipAllowed(key.key(), r.clientIp())) throw new ApiException(ErrorCode.INVALID_IP);
 

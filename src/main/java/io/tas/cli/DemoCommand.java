@@ -1,11 +1,13 @@
 package io.tas.cli;
 
 import io.tas.App;
+import io.tas.Main;
 import io.tas.config.Config;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 import java.util.concurrent.Callable;
@@ -14,18 +16,24 @@ import java.util.concurrent.Callable;
 @Command(name = "demo", mixinStandardHelpOptions = true, description = "Start the sandbox on H2 (./data) with demo data.")
 public final class DemoCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
+    @ParentCommand Main main;
     @Mixin ServerOptions options = new ServerOptions();
     @Option(names = "--reset", description = "throw away ./data state and start from the demo seed again")
     boolean reset;
 
     @Override
     public Integer call() throws Exception {
-        Config config = options.apply(Config.fromEnv(System.getenv()));
+        Config config;
+        try {
+            config = options.apply(Config.fromEnv(main.env())).withSandbox(true).validated(); // the demo is the sandbox
+        } catch (Config.Invalid e) {
+            return ServeCommand.refuse(spec, e);
+        }
         App app = ServeCommand.start(config, "demo", reset);
         String base = "http://127.0.0.1:" + app.port();
         spec.commandLine().getOut().println(banner(base, config, app.adminPort()));
         spec.commandLine().getOut().flush();
-        ServeCommand.awaitShutdown(app);
+        ServeCommand.awaitShutdown(app, main.stopSignal());
         return 0;
     }
 

@@ -1,37 +1,58 @@
 package io.tas.cli;
 
 import io.tas.App;
+import io.tas.Main;
 import io.tas.admin.SeedFile;
 import io.tas.config.Config;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ExitCode;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 import java.time.Clock;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /** `tas serve`: run the service. */
 @Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the service (H2 file ./data by default, or PostgreSQL by --db-url).")
 public final class ServeCommand implements Callable<Integer> {
     @Spec CommandSpec spec;
+    @ParentCommand Main main;
     @Mixin ServerOptions options = new ServerOptions();
     @Option(names = "--seed", description = "seed to apply when the database has no accounts: 'demo' or a YAML/JSON file")
     String seed;
     @Option(names = "--reset", description = "empty the database before seeding")
     boolean reset;
+    @Option(names = "--sandbox", description = "run as a sandbox (env TAS_SANDBOX=on): the published demo admin token and master key are allowed")
+    boolean sandbox;
 
     @Override
     public Integer call() throws Exception {
-        Config config = options.apply(Config.fromEnv(System.getenv()));
+        Config config;
+        try {
+            config = options.apply(Config.fromEnv(main.env()));
+            config = config.withSandbox(sandbox || config.sandbox()).validated();
+        } catch (Config.Invalid e) {
+            return refuse(spec, e);
+        }
         App app = start(config, seed, reset);
         spec.commandLine().getOut().printf("Trading Account Service listening on http://127.0.0.1:%d (admin http://%s:%d)%n",
                 app.port(), config.adminHost(), app.adminPort());
         spec.commandLine().getOut().flush();
-        awaitShutdown(app);
+        awaitShutdown(app, main.stopSignal());
         return 0;
+    }
+
+    /** A configuration that must not start: one clear line on stderr and a usage exit code, never a stack trace. */
+    static int refuse(CommandSpec spec, Config.Invalid e) {
+        spec.commandLine().getErr().println("tas " + spec.name() + ": refusing to start: " + e.getMessage());
+        spec.commandLine().getErr().flush();
+        return ExitCode.USAGE;
     }
 
     static App start(Config config, String seed, boolean reset) throws Exception {
@@ -42,12 +63,31 @@ public final class ServeCommand implements Callable<Integer> {
         });
     }
 
-    static void awaitShutdown(App app) throws InterruptedException {
-        CountDownLatch done = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            app.close();
-            done.countDown();
-        }));
-        done.await();
+    /** Runs until SIGINT/SIGTERM or the embedding caller's stop; the JVM exits only once the app is closed. */
+    static void awaitShutdown(App app, CompletableFuture<Void> stop) {
+        CountDownLatch closed = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            stop.complete(null);
+            try {
+                closed.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException ignored) {
+                // exiting anyway
+            }
+        });
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            stop.join();
+        } finally {
+            try {
+                app.close();
+            } finally {
+                closed.countDown();
+            }
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is what woke us
+            }
+        }
     }
 }

@@ -1,6 +1,8 @@
 package io.tas.config;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -22,43 +24,98 @@ public record Config(
         Duration timestampWindow,
         int maxBodyBytes,
         boolean cacheEnabled,
+        boolean sandbox,
+        int adminMaxBodyBytes,
+        int seedMaxBytes,
         Integer nodeId,          // pinned node id of this node's IDs; null: lease the lowest free one
         Duration nodeLeaseTtl) { // a node id whose lease is not renewed for this long may be taken over
 
     public static final String DEFAULT_H2_URL = "jdbc:h2:file:./data/tas";
-    /** Sandbox-only master key; operators set TAS_MASTER_KEY. Documented in README, never used silently in prod. */
+    /** Sandbox-only master key; operators set TAS_MASTER_KEY. Documented in README, refused outside a sandbox. */
     public static final String DEMO_MASTER_KEY = "tas-demo-master-key-change-me-in-production";
+    /** Sandbox-only admin token; published in the README, refused outside a sandbox. */
     public static final String DEMO_ADMIN_TOKEN = "tas-demo-admin-token";
+    public static final int MIN_ADMIN_TOKEN_LENGTH = 16;
+
+    /** A configuration the service must not start with; the message says what to set. */
+    public static final class Invalid extends IllegalArgumentException {
+        Invalid(String message) { super(message); }
+    }
 
     public static Config fromEnv(Map<String, String> env) {
         String dbUrl = env.getOrDefault("TAS_DB_URL", DEFAULT_H2_URL);
         return new Config(
                 env.getOrDefault("TAS_HOST", "0.0.0.0"),
-                Integer.parseInt(env.getOrDefault("TAS_PORT", "8080")),
+                number(env, "TAS_PORT", 8080),
                 env.getOrDefault("TAS_ADMIN_HOST", "127.0.0.1"),
-                Integer.parseInt(env.getOrDefault("TAS_ADMIN_PORT", "8081")),
+                number(env, "TAS_ADMIN_PORT", 8081),
                 env.getOrDefault("TAS_ADMIN_TOKEN", DEMO_ADMIN_TOKEN),
                 dbUrl,
                 env.getOrDefault("TAS_DB_USER", dbUrl.startsWith("jdbc:postgresql") ? "postgres" : "sa"),
                 env.getOrDefault("TAS_DB_PASSWORD", ""),
-                Integer.parseInt(env.getOrDefault("TAS_DB_POOL_SIZE", "16")),
+                number(env, "TAS_DB_POOL_SIZE", 16),
                 env.getOrDefault("TAS_MASTER_KEY", DEMO_MASTER_KEY),
                 !"off".equalsIgnoreCase(env.getOrDefault("TAS_RATE_LIMITS", "on")),
-                Duration.ofMillis(Long.parseLong(env.getOrDefault("TAS_TIMESTAMP_WINDOW_MS", "30000"))),
-                Integer.parseInt(env.getOrDefault("TAS_MAX_BODY_BYTES", "65536")),
+                Duration.ofMillis(number(env, "TAS_TIMESTAMP_WINDOW_MS", 30_000)),
+                number(env, "TAS_MAX_BODY_BYTES", 65_536),
                 !"off".equalsIgnoreCase(env.getOrDefault("TAS_CACHE", "on")),
-                env.getOrDefault("TAS_NODE_ID", "").isBlank() ? null : Integer.valueOf(env.get("TAS_NODE_ID").trim()),
-                Duration.ofMillis(Long.parseLong(env.getOrDefault("TAS_NODE_LEASE_TTL_MS", "30000"))));
+                "on".equalsIgnoreCase(env.getOrDefault("TAS_SANDBOX", "off")),
+                number(env, "TAS_ADMIN_MAX_BODY_BYTES", 1 << 20),
+                number(env, "TAS_SEED_MAX_BYTES", 256 << 20),
+                env.getOrDefault("TAS_NODE_ID", "").isBlank() ? null : number(env, "TAS_NODE_ID", 0),
+                Duration.ofMillis(number(env, "TAS_NODE_LEASE_TTL_MS", 30_000)));
     }
 
-    public Config withPort(int p) { return new Config(host, p, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, nodeId, nodeLeaseTtl); }
-    public Config withAdminPort(int p) { return new Config(host, port, adminHost, p, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, nodeId, nodeLeaseTtl); }
-    public Config withDb(String url, String user, String password) {
-        return new Config(host, port, adminHost, adminPort, adminToken, url, user, password, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, nodeId, nodeLeaseTtl);
+    private static int number(Map<String, String> env, String name, int otherwise) {
+        String v = env.get(name);
+        if (v == null) return otherwise;
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new Invalid(name + " must be a whole number, not '" + v + "'");
+        }
     }
-    public Config withRateLimits(boolean on) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, on, timestampWindow, maxBodyBytes, cacheEnabled, nodeId, nodeLeaseTtl); }
-    public Config withCache(boolean on) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, on, nodeId, nodeLeaseTtl); }
-    public Config withAdminToken(String t) { return new Config(host, port, adminHost, adminPort, t, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, nodeId, nodeLeaseTtl); }
-    public Config withNodeId(Integer id) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, id, nodeLeaseTtl); }
-    public Config withTimestampWindow(Duration d) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, d, maxBodyBytes, cacheEnabled, nodeId, nodeLeaseTtl); }
+
+    /**
+     * Why this configuration must not serve, or nothing. An empty admin token would match an empty Bearer
+     * header, and the demo token and master key are published, so outside a sandbox they protect nothing.
+     */
+    public List<String> problems() {
+        List<String> out = new ArrayList<>();
+        if (adminToken == null || adminToken.length() < MIN_ADMIN_TOKEN_LENGTH) {
+            out.add("TAS_ADMIN_TOKEN must be at least " + MIN_ADMIN_TOKEN_LENGTH + " characters ("
+                    + (adminToken == null || adminToken.isEmpty() ? "it is empty" : "it has " + adminToken.length()) + ")");
+        } else if (!sandbox && DEMO_ADMIN_TOKEN.equals(adminToken)) {
+            out.add("TAS_ADMIN_TOKEN is the published demo token: set a secret of your own, or pass --sandbox (TAS_SANDBOX=on) to run a sandbox");
+        }
+        if (masterKey == null || masterKey.isBlank()) {
+            out.add("TAS_MASTER_KEY must not be empty");
+        } else if (!sandbox && DEMO_MASTER_KEY.equals(masterKey)) {
+            out.add("TAS_MASTER_KEY is the published demo key: set a secret of your own (and keep it: API secrets stored under one "
+                    + "master key cannot be read under another), or pass --sandbox (TAS_SANDBOX=on) to run a sandbox");
+        }
+        if (adminMaxBodyBytes <= 0) out.add("TAS_ADMIN_MAX_BODY_BYTES must be positive");
+        if (seedMaxBytes <= 0) out.add("TAS_SEED_MAX_BYTES must be positive");
+        return out;
+    }
+
+    /** This configuration, or Invalid naming every problem at once. App.start calls it, so every entry point does. */
+    public Config validated() {
+        List<String> p = problems();
+        if (!p.isEmpty()) throw new Invalid(String.join("; ", p));
+        return this;
+    }
+
+    public Config withPort(int p) { return new Config(host, p, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, sandbox, adminMaxBodyBytes, seedMaxBytes, nodeId, nodeLeaseTtl); }
+    public Config withAdminPort(int p) { return new Config(host, port, adminHost, p, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, sandbox, adminMaxBodyBytes, seedMaxBytes, nodeId, nodeLeaseTtl); }
+    public Config withDb(String url, String user, String password) {
+        return new Config(host, port, adminHost, adminPort, adminToken, url, user, password, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, sandbox, adminMaxBodyBytes, seedMaxBytes, nodeId, nodeLeaseTtl);
+    }
+    public Config withRateLimits(boolean on) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, on, timestampWindow, maxBodyBytes, cacheEnabled, sandbox, adminMaxBodyBytes, seedMaxBytes, nodeId, nodeLeaseTtl); }
+    public Config withCache(boolean on) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, on, sandbox, adminMaxBodyBytes, seedMaxBytes, nodeId, nodeLeaseTtl); }
+    public Config withAdminToken(String t) { return new Config(host, port, adminHost, adminPort, t, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, sandbox, adminMaxBodyBytes, seedMaxBytes, nodeId, nodeLeaseTtl); }
+    public Config withTimestampWindow(Duration d) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, d, maxBodyBytes, cacheEnabled, sandbox, adminMaxBodyBytes, seedMaxBytes, nodeId, nodeLeaseTtl); }
+    public Config withSandbox(boolean on) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, on, adminMaxBodyBytes, seedMaxBytes, nodeId, nodeLeaseTtl); }
+    public Config withMasterKey(String k) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, k, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, sandbox, adminMaxBodyBytes, seedMaxBytes, nodeId, nodeLeaseTtl); }
+    public Config withNodeId(Integer id) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, sandbox, adminMaxBodyBytes, seedMaxBytes, id, nodeLeaseTtl); }
 }

@@ -1,50 +1,63 @@
 package io.tas.ratelimit;
 
 import io.github.bucket4j.Bandwidth;
-import io.github.bucket4j.Bucket;
+import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.ConsumptionProbe;
 import io.github.bucket4j.TimeMeter;
+import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
+import io.github.bucket4j.distributed.proxy.ClientSideConfig;
+import io.github.bucket4j.distributed.proxy.RemoteBucketBuilder;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 
 /**
  * §8 limits: one Bucket4j bucket per (endpoint, UID) or (endpoint, IP), so one user's burst never
  * throttles another. Buckets refill on the injected clock, which makes limits testable without sleeping.
- * Local to this process; a Redis-backed proxy manager replaces the map for multi-node (roadmap).
+ * Buckets live behind Bucket4j's ProxyManager: in this process (LocalBuckets) a bucket is dropped once it is
+ * full again and idle; a Redis-backed proxy manager replaces it for limits shared across nodes (roadmap).
  */
 public final class RateLimiter {
     /** The outcome of one attempt: allowed or not, and what is left for the response header. */
     public record Decision(boolean allowed, long remaining) {}
 
     private static final Decision UNLIMITED = new Decision(true, Long.MAX_VALUE);
+    /** How long a bucket is kept after it is full again: a client calling every few seconds keeps its bucket. */
+    static final Duration KEEP_AFTER_REFILL = Duration.ofSeconds(10);
+    /** A few hundred bytes each; reached only by a flood of new subjects within KEEP_AFTER_REFILL. */
+    private static final long MAX_BUCKETS = 1_000_000;
 
     private final boolean enabled;
-    private final TimeMeter time;
-    private final ConcurrentMap<String, Bucket> buckets = new ConcurrentHashMap<>();
+    private final LocalBuckets buckets;
+    private final RemoteBucketBuilder<String> builder;
 
     public RateLimiter(boolean enabled, Clock clock) {
         this.enabled = enabled;
-        this.time = new TimeMeter() {
+        TimeMeter time = new TimeMeter() {
             @Override public long currentTimeNanos() { return clock.millis() * 1_000_000L; }
             @Override public boolean isWallClockBased() { return true; }
         };
+        this.buckets = new LocalBuckets(ClientSideConfig.getDefault().withClientClock(time)
+                .withExpirationAfterWriteStrategy(ExpirationAfterWriteStrategy.basedOnTimeForRefillingBucketUpToMax(KEEP_AFTER_REFILL)),
+                MAX_BUCKETS);
+        this.builder = buckets.builder();
     }
 
     public Decision tryAcquire(String endpoint, String subject, int perSecond) {
         if (!enabled) return UNLIMITED;
-        Bucket bucket = buckets.computeIfAbsent(endpoint + '|' + subject, k -> newBucket(perSecond));
-        ConsumptionProbe probe = bucket.tryConsumeAndReturnRemaining(1);
+        ConsumptionProbe probe = builder.build(endpoint + '|' + subject, () -> perSecond(perSecond)).tryConsumeAndReturnRemaining(1);
         return new Decision(probe.isConsumed(), probe.getRemainingTokens());
     }
 
-    private Bucket newBucket(int perSecond) {
+    private static BucketConfiguration perSecond(int n) {
         // "N/sec": N requests in each one-second window, refilled whole at the window's end.
-        Bandwidth limit = Bandwidth.builder().capacity(perSecond).refillIntervally(perSecond, Duration.ofSeconds(1)).build();
-        return Bucket.builder().addLimit(limit).withCustomTimePrecision(time).build();
+        return BucketConfiguration.builder()
+                .addLimit(Bandwidth.builder().capacity(n).refillIntervally(n, Duration.ofSeconds(1)).build())
+                .build();
     }
+
+    /** Buckets held now (a gauge): idle subjects do not count. */
+    public long trackedBuckets() { return buckets.size(); }
 
     public void reset() { buckets.clear(); }
 }

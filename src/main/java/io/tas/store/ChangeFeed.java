@@ -28,9 +28,13 @@ public final class ChangeFeed implements AutoCloseable {
     private final List<Consumer<String>> subscribers = new CopyOnWriteArrayList<>();
     private final Thread listener;
     private volatile boolean running = true;
+    // True while every change committed by another node reaches the subscribers: the LISTEN is up and they have
+    // reloaded since it came up. Always true on H2, where no other node writes.
+    private volatile boolean inSync;
 
     private ChangeFeed(Database db, String url, String user, String password) {
         this.db = db;
+        this.inSync = url == null;
         this.listener = url == null ? null : Thread.ofPlatform().daemon().name("tas-change-feed").start(() -> listen(url, user, password));
     }
 
@@ -42,6 +46,9 @@ public final class ChangeFeed implements AutoCloseable {
 
     public void subscribe(Consumer<String> onChange) { subscribers.add(onChange); }
 
+    /** Whether a change another node commits now will be delivered; while false, what is cached may miss it. */
+    public boolean inSync() { return inSync; }
+
     /** Announces a change of key; call inside the writing transaction. */
     public void publish(String key) {
         if (listener != null) db.dsl().execute("select pg_notify(?, ?)", CHANNEL, key);
@@ -52,12 +59,14 @@ public final class ChangeFeed implements AutoCloseable {
             try (Connection c = DriverManager.getConnection(url, user, password); Statement s = c.createStatement()) {
                 s.execute("LISTEN " + CHANNEL);
                 deliver(EVERYTHING); // anything may have changed while we were not listening
+                inSync = true;
                 PGConnection pg = c.unwrap(PGConnection.class);
                 while (running) {
                     PGNotification[] batch = pg.getNotifications(1000);
                     if (batch != null) for (PGNotification n : batch) deliver(n.getParameter());
                 }
             } catch (SQLException e) {
+                inSync = false;
                 if (!running) return;
                 log.warn("change feed connection lost; caches dropped, reconnecting: {}", e.getMessage());
                 deliver(EVERYTHING);
@@ -71,7 +80,14 @@ public final class ChangeFeed implements AutoCloseable {
     }
 
     private void deliver(String key) {
-        for (Consumer<String> s : subscribers) s.accept(key);
+        for (Consumer<String> s : subscribers) {
+            try {
+                s.accept(key);
+            } catch (RuntimeException e) {
+                // One subscriber's failure must not stop the others or end the listening thread.
+                log.error("change feed subscriber failed on {}", key, e);
+            }
+        }
     }
 
     @Override

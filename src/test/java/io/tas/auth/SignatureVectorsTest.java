@@ -48,9 +48,9 @@ class SignatureVectorsTest {
         }
         Config config = Config.fromEnv(Map.of()).withDb("jdbc:h2:mem:vectors;DB_CLOSE_DELAY=-1", "sa", "");
         db = Database.open(config);
-        AccountService accounts = new AccountService(db, clock, new IdGenerator(clock, 0), true,
-                io.tas.store.ChangeFeed.open(db, config.dbUrl(), config.dbUser(), config.dbPassword()));
-        ApiKeyService keys = new ApiKeyService(db, clock, new SecretCipher(config.masterKey()), accounts);
+        io.tas.store.ChangeFeed changes = io.tas.store.ChangeFeed.open(db, config.dbUrl(), config.dbUser(), config.dbPassword());
+        AccountService accounts = new AccountService(db, clock, new IdGenerator(clock, 0), true, changes);
+        ApiKeyService keys = new ApiKeyService(db, clock, new SecretCipher(config.masterKey()), accounts, changes);
         accounts.create(new NewAccount(1L, null, "vectors", AccountType.normal, AccountKind.UNIFIED, AccountStatus.normal,
                 "", "", "", "", false, 0L, null));
         keys.create(new NewApiKey(1L, "vectors", PermType.READ_AND_WRITE, EnumSet.of(Permission.UTA_MGT), List.of(),

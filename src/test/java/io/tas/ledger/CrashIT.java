@@ -91,7 +91,7 @@ class CrashIT {
     private static Process start(String url, int port, int adminPort, File log) throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         ProcessBuilder pb = new ProcessBuilder(java, "-jar", "target/tas.jar", "serve", "--port", Integer.toString(port),
-                "--admin-port", Integer.toString(adminPort), "--db-url", url, "--seed", "demo", "--rate-limits", "off")
+                "--admin-port", Integer.toString(adminPort), "--db-url", url, "--seed", "demo", "--rate-limits", "off", "--sandbox")
                 .redirectErrorStream(true).redirectOutput(log);
         pb.environment().put("TAS_ADMIN_TOKEN", TestServer.ADMIN_TOKEN);
         Process p = pb.start();

@@ -38,7 +38,7 @@ class LedgerIsolationTest {
 
     private Config config(Databases.TestDb db) {
         return Config.fromEnv(Map.of()).withPort(0).withAdminPort(0).withDb(db.url(), db.user(), "")
-                .withAdminToken(TestServer.ADMIN_TOKEN).withRateLimits(false);
+                .withAdminToken(TestServer.ADMIN_TOKEN).withSandbox(true).withRateLimits(false);
     }
 
     /** A ledger transaction under its own ref: +1 USDT to the demo sub-account. */

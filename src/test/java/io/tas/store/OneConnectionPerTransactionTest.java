@@ -45,7 +45,7 @@ class OneConnectionPerTransactionTest {
         assertTimeoutPreemptively(Duration.ofSeconds(20), () -> {
             try (Databases.TestDb db = Databases.create(kind)) {
                 Config config = Config.fromEnv(Map.of("TAS_DB_POOL_SIZE", "1")).withPort(0).withAdminPort(0)
-                        .withDb(db.url(), db.user(), "").withAdminToken(TestServer.ADMIN_TOKEN).withRateLimits(false);
+                        .withDb(db.url(), db.user(), "").withAdminToken(TestServer.ADMIN_TOKEN).withSandbox(true).withRateLimits(false);
                 SeedFile demo = SeedFile.load("demo");
                 try (App app = App.start(config, new MutableClock(System.currentTimeMillis()), p -> p.apply(demo))) {
                     var provisioning = app.provisioning();

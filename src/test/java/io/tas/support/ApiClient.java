@@ -57,6 +57,14 @@ public final class ApiClient {
         return exchange(b.method(method, body.isEmpty() ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body)));
     }
 
+    /** An unsigned POST whose body is streamed without a Content-Length (chunked). */
+    public static Reply rawStreamed(String url, String body, String... headers) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url));
+        for (int i = 0; i < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
+        byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return exchange(b.POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(bytes))));
+    }
+
     private static Reply exchange(HttpRequest.Builder b) {
         try {
             HttpResponse<String> res = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());

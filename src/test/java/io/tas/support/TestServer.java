@@ -17,11 +17,13 @@ public final class TestServer implements AutoCloseable {
     public final Databases.TestDb db;
     public final App app;
     public final Clock clock;
+    private final boolean ownsDb;
 
-    private TestServer(Databases.TestDb db, App app, Clock clock) {
+    private TestServer(Databases.TestDb db, App app, Clock clock, boolean ownsDb) {
         this.db = db;
         this.app = app;
         this.clock = clock;
+        this.ownsDb = ownsDb;
     }
 
     public static TestServer start(Databases.Kind kind, Clock clock) {
@@ -30,20 +32,29 @@ public final class TestServer implements AutoCloseable {
 
     public static TestServer start(Databases.Kind kind, Clock clock, boolean rateLimits) {
         Databases.TestDb db = Databases.create(kind);
-        Config config = Config.fromEnv(Map.of())
-                .withPort(0).withAdminPort(0)
-                .withDb(db.url(), db.user(), "")
-                .withAdminToken(ADMIN_TOKEN)
-                .withRateLimits(rateLimits)
-                .withTimestampWindow(Duration.ofSeconds(30));
         SeedFile demo;
         try {
             demo = SeedFile.load("demo");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        App app = App.start(config, clock, p -> p.apply(demo));
-        return new TestServer(db, app, clock);
+        App app = App.start(config(db, rateLimits), clock, p -> p.apply(demo));
+        return new TestServer(db, app, clock, true);
+    }
+
+    /** Another node over the first one's database (PostgreSQL: they share it as production nodes do). */
+    public static TestServer secondNode(TestServer first, boolean rateLimits) {
+        return new TestServer(first.db, App.start(config(first.db, rateLimits), first.clock), first.clock, false);
+    }
+
+    private static Config config(Databases.TestDb db, boolean rateLimits) {
+        return Config.fromEnv(Map.of())
+                .withPort(0).withAdminPort(0)
+                .withDb(db.url(), db.user(), "")
+                .withAdminToken(ADMIN_TOKEN)
+                .withSandbox(true) // the demo master key
+                .withRateLimits(rateLimits)
+                .withTimestampWindow(Duration.ofSeconds(30));
     }
 
     public String baseUrl() { return "http://127.0.0.1:" + app.port(); }
@@ -55,6 +66,6 @@ public final class TestServer implements AutoCloseable {
     @Override
     public void close() {
         app.close();
-        db.close();
+        if (ownsDb) db.close();
     }
 }

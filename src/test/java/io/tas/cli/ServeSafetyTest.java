@@ -1,0 +1,152 @@
+package io.tas.cli;
+
+import io.tas.App;
+import io.tas.Main;
+import io.tas.config.Config;
+import io.tas.support.ApiClient;
+import io.tas.support.ApiClient.Reply;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.time.Clock;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * `serve` refuses to start with an admin token that protects nothing, or with the published demo secrets
+ * outside a sandbox: one clear line on stderr and a non-zero exit, never a stack trace. `--sandbox` and `demo`
+ * start with the demo secrets. Runs the CLI in-process with an injected environment.
+ */
+class ServeSafetyTest {
+    private static final String GOOD_TOKEN = "a-real-admin-token-0123456789";
+    private static final String GOOD_MASTER_KEY = "a-real-master-key-0123456789";
+    /** The API port, then the admin port, as `serve` and `demo` print them. */
+    private static final Pattern LISTENING = Pattern.compile("http://127\\.0\\.0\\.1:(\\d+)[\\s\\S]*?admin[^h]*http://[^:]+:(\\d+)");
+
+    /** A finished or running CLI invocation. */
+    record Run(Main main, CompletableFuture<Integer> exit, StringWriter out, StringWriter err) {}
+
+    private static Run tas(Map<String, String> env, String... args) {
+        Main main = new Main(env);
+        StringWriter out = new StringWriter(), err = new StringWriter();
+        CommandLine cl = new CommandLine(main);
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        // Its own thread: a server that runs blocks it until stopped.
+        return new Run(main, CompletableFuture.supplyAsync(() -> cl.execute(args), r -> Thread.ofPlatform().daemon().start(r)), out, err);
+    }
+
+    private static String[] serve(String... extra) {
+        String[] head = {"serve", "--port", "0", "--admin-port", "0", "--db-url", "jdbc:h2:mem:serve_" + UUID.randomUUID().toString().replace("-", "") + ";DB_CLOSE_DELAY=-1"};
+        String[] all = new String[head.length + extra.length];
+        System.arraycopy(head, 0, all, 0, head.length);
+        System.arraycopy(extra, 0, all, head.length, extra.length);
+        return all;
+    }
+
+    /** The run must end by itself, refused; a server that starts instead is stopped and the test fails. */
+    private static String refused(Run run) throws Exception { return refused(run, "serve"); }
+
+    private static String refused(Run run, String command) throws Exception {
+        for (int i = 0; i < 600 && !run.exit().isDone(); i++) {
+            if (LISTENING.matcher(run.out().toString()).find()) {
+                run.main().stop();
+                throw new AssertionError("the server started: " + run.out());
+            }
+            Thread.sleep(100);
+        }
+        int exit = run.exit().get(1, TimeUnit.SECONDS);
+        String err = run.err().toString();
+        assertThat(exit).as(err).isEqualTo(CommandLine.ExitCode.USAGE);
+        assertThat(err).startsWith("tas " + command + ": refusing to start: ").doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(run.out().toString()).doesNotContain("listening");
+        return err;
+    }
+
+    @Test
+    void anEmptyAdminTokenIsRefused() throws Exception {
+        assertThat(refused(tas(Map.of("TAS_ADMIN_TOKEN", "", "TAS_MASTER_KEY", GOOD_MASTER_KEY), serve())))
+                .contains("TAS_ADMIN_TOKEN must be at least 16 characters (it is empty)");
+        // A sandbox needs a real token too: an empty one would match an empty Bearer header.
+        assertThat(refused(tas(Map.of("TAS_ADMIN_TOKEN", ""), serve("--sandbox"))))
+                .contains("TAS_ADMIN_TOKEN must be at least 16 characters (it is empty)");
+    }
+
+    @Test
+    void anAdminTokenShorterThanSixteenCharactersIsRefused() throws Exception {
+        assertThat(refused(tas(Map.of("TAS_ADMIN_TOKEN", "fifteen-chars-x", "TAS_MASTER_KEY", GOOD_MASTER_KEY), serve())))
+                .contains("TAS_ADMIN_TOKEN must be at least 16 characters (it has 15)");
+    }
+
+    @Test
+    void theDemoAdminTokenIsRefusedOutsideASandbox() throws Exception {
+        assertThat(refused(tas(Map.of("TAS_MASTER_KEY", GOOD_MASTER_KEY), serve())))
+                .contains("TAS_ADMIN_TOKEN is the published demo token")
+                .contains("--sandbox");
+    }
+
+    @Test
+    void theDemoMasterKeyIsRefusedOutsideASandbox() throws Exception {
+        String err = refused(tas(Map.of("TAS_ADMIN_TOKEN", GOOD_TOKEN), serve("--seed", "demo")));
+        assertThat(err).contains("TAS_MASTER_KEY is the published demo key").doesNotContain("TAS_ADMIN_TOKEN");
+        // Both problems are named at once.
+        assertThat(refused(tas(Map.of(), serve()))).contains("TAS_ADMIN_TOKEN is the published demo token", "TAS_MASTER_KEY is the published demo key");
+    }
+
+    @Test
+    void sandboxStartsWithTheDemoSecretsByFlagOrEnvironment() throws Exception {
+        startsAndStops(tas(Map.of(), serve("--sandbox", "--seed", "demo")), Config.DEMO_ADMIN_TOKEN);
+        startsAndStops(tas(Map.of("TAS_SANDBOX", "on"), serve()), Config.DEMO_ADMIN_TOKEN);
+        startsAndStops(tas(Map.of("TAS_ADMIN_TOKEN", GOOD_TOKEN, "TAS_MASTER_KEY", GOOD_MASTER_KEY), serve()), GOOD_TOKEN);
+    }
+
+    @Test
+    void demoIsTheSandboxAndNeedsNoFlag() throws Exception {
+        String[] demo = {"demo", "--port", "0", "--admin-port", "0", "--db-url", "jdbc:h2:mem:demo_" + UUID.randomUUID().toString().replace("-", "") + ";DB_CLOSE_DELAY=-1"};
+        Run run = tas(Map.of(), demo);
+        startsAndStops(run, Config.DEMO_ADMIN_TOKEN);
+        assertThat(run.out().toString()).contains("Trading Account Service (sandbox) is up.");
+        assertThat(refused(tas(Map.of("TAS_ADMIN_TOKEN", ""), demo), "demo")).contains("TAS_ADMIN_TOKEN must be at least 16 characters");
+    }
+
+    @Test
+    void appStartRefusesTheSameConfigurationsWhateverStartsIt() {
+        Config sandbox = Config.fromEnv(Map.of("TAS_SANDBOX", "on")).withPort(0).withAdminPort(0).withDb("jdbc:h2:mem:never;DB_CLOSE_DELAY=-1", "sa", "");
+        assertThatThrownBy(() -> App.start(sandbox.withAdminToken(""), Clock.systemUTC()))
+                .isInstanceOf(Config.Invalid.class).hasMessageContaining("TAS_ADMIN_TOKEN must be at least 16 characters");
+        assertThatThrownBy(() -> App.start(sandbox.withSandbox(false).withAdminToken(GOOD_TOKEN), Clock.systemUTC()))
+                .isInstanceOf(Config.Invalid.class).hasMessageContaining("TAS_MASTER_KEY is the published demo key");
+        assertThatThrownBy(() -> Config.fromEnv(Map.of("TAS_PORT", "eighty")))
+                .isInstanceOf(Config.Invalid.class).hasMessage("TAS_PORT must be a whole number, not 'eighty'");
+    }
+
+    /** Waits for the listening line, checks the API and the admin token, then stops the server: exit code 0. */
+    private static void startsAndStops(Run run, String adminToken) throws Exception {
+        Matcher m = null;
+        for (int i = 0; i < 600 && (m == null || !m.find()); i++) {
+            if (run.exit().isDone()) throw new AssertionError("exited " + run.exit().get() + ": " + run.err());
+            Thread.sleep(100);
+            m = LISTENING.matcher(run.out().toString());
+        }
+        try {
+            assertThat(m.find(0)).as(run.out().toString()).isTrue();
+            Reply time = ApiClient.raw("http://127.0.0.1:" + m.group(1) + "/api/v2/public/time", "GET", "");
+            assertThat(time.code()).isEqualTo("00000");
+            Reply health = ApiClient.raw("http://127.0.0.1:" + m.group(2) + "/admin/v1/health", "GET", "", "Authorization", "Bearer " + adminToken);
+            assertThat(health.code()).as(health.raw()).isEqualTo("00000");
+        } finally {
+            run.main().stop();
+        }
+        assertThat(run.exit().get(60, TimeUnit.SECONDS)).isZero();
+        assertThat(run.err().toString()).isEmpty();
+    }
+}
