@@ -133,7 +133,7 @@ public final class SmallAssetConversion {
         if (start > end) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "startTime is after endTime");
         if (end - start > MAX_RANGE.toMillis()) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "time range exceeds 30 days");
         if (start < now - RETENTION.toMillis()) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "startTime is older than 90 days");
-        List<ConvertOrder> list = db.tx(dsl -> store.page(dsl, uid, q.orderId(), start, end, q.cursor(), q.limit()));
+        List<ConvertOrder> list = db.read(dsl -> store.page(dsl, uid, q.orderId(), start, end, q.cursor(), q.limit()));
         String cursor = list.isEmpty() ? "" : Long.toString(list.getLast().orderId());
         return new HistoryPage(list, cursor);
     }

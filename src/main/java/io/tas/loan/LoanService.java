@@ -72,10 +72,10 @@ public final class LoanService {
 
     /** One connection for the balances and every debt coin's terms. */
     public LoanData loanData(long uid) {
-        return db.tx(dsl -> loanDataInTransaction(uid));
+        return db.read(dsl -> loanDataOnOneConnection(uid));
     }
 
-    private LoanData loanDataInTransaction(long uid) {
+    private LoanData loanDataOnOneConnection(long uid) {
         List<Debt> debts = new ArrayList<>();
         BigDecimal total = BigDecimal.ZERO;
         for (Balance b : ledger.balances(uid)) {

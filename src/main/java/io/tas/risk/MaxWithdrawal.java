@@ -42,10 +42,10 @@ public final class MaxWithdrawal {
 
     /** Balances and positions are read on one connection: under load every pool acquisition is a wait. */
     public Result compute(long uid, String coin) {
-        return db.tx(dsl -> computeInTransaction(uid, coin));
+        return db.read(dsl -> computeOnOneConnection(uid, coin));
     }
 
-    private Result computeInTransaction(long uid, String coin) {
+    private Result computeOnOneConnection(long uid, String coin) {
         List<Balance> balances = ledger.balances(uid);
         Optional<BigDecimal> price = prices.usdtPrice(coin);
         boolean held = balances.stream().anyMatch(b -> b.key().coin().equals(coin));

@@ -37,6 +37,8 @@ public final class Database implements AutoCloseable {
     private final DSLContext dsl;
     /** The transaction this thread is in, so services composed by a caller share one commit. */
     private final ThreadLocal<DSLContext> current = new ThreadLocal<>();
+    /** Set inside read(). */
+    private final ThreadLocal<Boolean> reading = new ThreadLocal<>();
     /** Set while a ledger change decides (forbiddingSql). */
     private final ThreadLocal<Boolean> sqlForbidden = new ThreadLocal<>();
 
@@ -140,12 +142,33 @@ public final class Database implements AutoCloseable {
         return tx(requests, work);
     }
 
+    /**
+     * Runs reads on one pooled connection in auto-commit mode: under load every pool acquisition is a wait in line,
+     * and a read needs no transaction (no COMMIT round trip). Writes inside are refused: tx() inside read() throws.
+     */
+    public <T> T read(Function<DSLContext, T> work) {
+        if (current.get() != null) return work.apply(current.get());
+        checkSqlAllowed();
+        Connection c = requests.acquire();
+        try {
+            DSLContext session = DSL.using(c, dsl.dialect(), dsl.settings());
+            current.set(session);
+            reading.set(Boolean.TRUE);
+            return work.apply(session);
+        } finally {
+            current.remove();
+            reading.remove();
+            requests.release(c);
+        }
+    }
+
     /** As tx, on the ledger writers' own connections (the group commit's batches). */
     public <T> T writerTx(Function<DSLContext, T> work) {
         return tx(writers, work);
     }
 
     private <T> T tx(FairConnections from, Function<DSLContext, T> work) {
+        if (reading.get() != null) throw new IllegalStateException("a transaction inside read(): reads are not atomic");
         DSLContext outer = current.get();
         if (outer != null) return work.apply(outer);
         checkSqlAllowed();

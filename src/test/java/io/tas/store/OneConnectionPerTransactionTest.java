@@ -90,6 +90,15 @@ class OneConnectionPerTransactionTest {
                 assertThatThrownBy(() -> database.tx(dsl -> database.autoCommit()))
                         .isInstanceOf(IllegalStateException.class).hasMessageContaining("second pooled connection");
                 assertThat(database.autoCommit().fetchOne("select 1").get(0, Integer.class)).isEqualTo(1);
+                // A read session is one connection too, and nothing inside it pretends to be atomic.
+                assertThatThrownBy(() -> database.read(dsl -> database.autoCommit()))
+                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("second pooled connection");
+                assertThatThrownBy(() -> database.read(dsl -> database.tx(t -> 1)))
+                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("inside read()");
+                boolean sameSession = database.read(dsl -> database.dsl() == dsl);
+                boolean joined = database.tx(t -> database.read(dsl -> dsl == t));
+                assertThat(sameSession).isTrue();
+                assertThat(joined).as("a read inside a transaction joins it").isTrue();
             }
         }
     }
