@@ -129,11 +129,20 @@ class LedgerIsolationTest {
         });
     }
 
+    /** The demo scenario on a database of this test's own. */
+    private interface WithApp { void run(App app) throws Exception; }
+
+    private void withDemoApp(WithApp test) throws Exception {
+        SeedFile demo = SeedFile.load("demo");
+        try (Databases.TestDb db = Databases.create(kind);
+             App app = App.start(config(db), new MutableClock(System.currentTimeMillis()), p -> p.apply(demo))) {
+            test.run(app);
+        }
+    }
+
     @Test
     void aChangeThatTriesSqlInItsDecisionFailsAloneAndTheSharedTransactionSurvives() throws Exception {
-        MutableClock clock = new MutableClock(System.currentTimeMillis());
-        SeedFile demo = SeedFile.load("demo");
-        try (Databases.TestDb db = Databases.create(kind); App app = App.start(config(db), clock, p -> p.apply(demo))) {
+        withDemoApp(app -> {
             Ledger ledger = app.services().ledger();
             List<Change<?>> changes = new ArrayList<>();
             changes.add(credit("sql-a"));
@@ -146,14 +155,12 @@ class LedgerIsolationTest {
             assertThat(out.get(2).get(10, TimeUnit.SECONDS)).isNotNull();
             assertThat(ledger.balance(SUB_USDT).available()).isEqualByComparingTo("802");
             assertThat(ledger.check().ok()).isTrue();
-        }
+        });
     }
 
     @Test
     void aRejectedChangeIsTheCallersApiErrorAndTheOthersCommit() throws Exception {
-        MutableClock clock = new MutableClock(System.currentTimeMillis());
-        SeedFile demo = SeedFile.load("demo");
-        try (Databases.TestDb db = Databases.create(kind); App app = App.start(config(db), clock, p -> p.apply(demo))) {
+        withDemoApp(app -> {
             Ledger ledger = app.services().ledger();
             List<CompletableFuture<?>> out = ledger.submitAsOneBatch(List.of(credit("rej-a"),
                     new Change<>(List.of(SUB_USDT), rows -> rows.post("adjustment", null, SUB,
@@ -161,6 +168,6 @@ class LedgerIsolationTest {
                     credit("rej-b")));
             assertThat(catchFailure(out.get(1))).isInstanceOf(ApiException.class).hasMessage("Insufficient balance");
             assertThat(ledger.balance(SUB_USDT).available()).isEqualByComparingTo("802");
-        }
+        });
     }
 }

@@ -1,11 +1,11 @@
 package io.tas.store;
 
 import io.tas.config.Config;
+import io.tas.support.ConnectionSource;
 import org.jooq.SQLDialect;
 import org.junit.jupiter.api.Test;
 
 import javax.sql.DataSource;
-import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.math.BigDecimal;
@@ -14,7 +14,6 @@ import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Logger;
 
 import static io.tas.store.generated.Tables.LOAN_COIN;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,31 +28,21 @@ class CommitOutcomeTest {
 
     /** Connections to the same database whose reset (setAutoCommit(true)) and close both fail, as on a dropped socket. */
     private static DataSource brokenAfterCommit(AtomicInteger cleanups) {
-        return new DataSource() {
-            @Override public Connection getConnection() throws SQLException {
-                Connection real = DriverManager.getConnection(URL, "sa", "");
-                return (Connection) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[]{Connection.class}, (proxy, m, args) -> {
-                    boolean reset = m.getName().equals("setAutoCommit") && Boolean.TRUE.equals(args[0]);
-                    if (reset || m.getName().equals("close")) {
-                        cleanups.incrementAndGet();
-                        real.close();
-                        throw new SQLException("connection reset by peer", "08006");
-                    }
-                    try {
-                        return m.invoke(real, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
-            }
-            @Override public Connection getConnection(String u, String p) throws SQLException { return getConnection(); }
-            @Override public PrintWriter getLogWriter() { return null; }
-            @Override public void setLogWriter(PrintWriter out) {}
-            @Override public void setLoginTimeout(int seconds) {}
-            @Override public int getLoginTimeout() { return 0; }
-            @Override public Logger getParentLogger() { return Logger.getGlobal(); }
-            @Override public <T> T unwrap(Class<T> iface) { throw new UnsupportedOperationException(); }
-            @Override public boolean isWrapperFor(Class<?> iface) { return false; }
+        return (ConnectionSource) () -> {
+            Connection real = DriverManager.getConnection(URL, "sa", "");
+            return (Connection) Proxy.newProxyInstance(CommitOutcomeTest.class.getClassLoader(), new Class<?>[]{Connection.class}, (proxy, m, args) -> {
+                boolean reset = m.getName().equals("setAutoCommit") && Boolean.TRUE.equals(args[0]);
+                if (reset || m.getName().equals("close")) {
+                    cleanups.incrementAndGet();
+                    real.close();
+                    throw new SQLException("connection reset by peer", "08006");
+                }
+                try {
+                    return m.invoke(real, args);
+                } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                }
+            });
         };
     }
 

@@ -1,10 +1,9 @@
 package io.tas.store;
 
+import io.tas.support.ConnectionSource;
 import org.jooq.exception.DataAccessException;
 import org.junit.jupiter.api.Test;
 
-import javax.sql.DataSource;
-import java.io.PrintWriter;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -12,7 +11,6 @@ import java.sql.SQLTransientConnectionException;
 import java.util.List;
 import java.util.concurrent.*;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Logger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -20,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Connections are handed out in arrival order (issue 7, item 3): a newcomer never takes one ahead of a waiter. */
 class FairConnectionsTest {
     /** Hands out as many stand-in connections as asked (the permits are the only limit), or fails on demand. */
-    private static final class Source implements DataSource {
+    private static final class Source implements ConnectionSource {
         final AtomicInteger open = new AtomicInteger();
         volatile boolean failing;
 
@@ -32,14 +30,6 @@ class FairConnectionsTest {
                 return null;
             });
         }
-        @Override public Connection getConnection(String u, String p) throws SQLException { return getConnection(); }
-        @Override public PrintWriter getLogWriter() { return null; }
-        @Override public void setLogWriter(PrintWriter out) {}
-        @Override public void setLoginTimeout(int seconds) {}
-        @Override public int getLoginTimeout() { return 0; }
-        @Override public Logger getParentLogger() { return Logger.getGlobal(); }
-        @Override public <T> T unwrap(Class<T> iface) { throw new UnsupportedOperationException(); }
-        @Override public boolean isWrapperFor(Class<?> iface) { return false; }
     }
 
     @Test
