@@ -122,8 +122,8 @@ public final class Database implements AutoCloseable {
         return dsl;
     }
 
-    /** Whether this thread is inside tx(). */
-    public boolean inTransaction() { return current.get() != null; }
+    /** Whether this thread is inside tx() (a read() session is not a transaction: the ledger must not write there). */
+    public boolean inTransaction() { return current.get() != null && reading.get() == null; }
 
     /** The context of the current transaction, or an auto-commit one outside transactions. */
     public DSLContext dsl() {

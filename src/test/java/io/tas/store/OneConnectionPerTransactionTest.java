@@ -96,6 +96,8 @@ class OneConnectionPerTransactionTest {
                 assertThatThrownBy(() -> database.read(dsl -> database.tx(t -> 1)))
                         .isInstanceOf(IllegalStateException.class).hasMessageContaining("inside read()");
                 boolean sameSession = database.read(dsl -> database.dsl() == dsl);
+                boolean readIsATransaction = database.read(dsl -> database.inTransaction());
+                assertThat(readIsATransaction).as("the ledger must not post on a read session").isFalse();
                 boolean joined = database.tx(t -> database.read(dsl -> dsl == t));
                 assertThat(sameSession).isTrue();
                 assertThat(joined).as("a read inside a transaction joins it").isTrue();
