@@ -51,7 +51,7 @@ public final class App implements AutoCloseable {
 
     /** The domain services, for in-process callers such as property tests. */
     public record Services(Ledger ledger, SmallAssetConversion conversion, PositionService positions, LoanService loans,
-                           MaxWithdrawal maxWithdrawal) {}
+                           MaxWithdrawal maxWithdrawal, IdGenerator ids) {}
 
     private final ChangeFeed changes;
     private final NodeLease lease;
@@ -103,6 +103,7 @@ public final class App implements AutoCloseable {
             Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions);
             AdminRoutes admin = new AdminRoutes(provisioning, keys, config.adminToken(), clock, metrics,
                     config.adminMaxBodyBytes(), config.seedMaxBytes());
+            changes.start(); // every subscriber is registered by now
             beforeListen.accept(provisioning);
 
             WebServer server = WebServer.builder()
@@ -119,7 +120,7 @@ public final class App implements AutoCloseable {
                 throw new IllegalStateException("could not listen on the API address " + config.host() + ":" + config.port()
                         + " or the admin address " + config.adminHost() + ":" + config.adminPort() + " (a port in use?); the log above says why");
             }
-            return new App(db, lease, changes, server, provisioning, routes, new Services(ledger, conversion, positions, loans, maxWithdrawal));
+            return new App(db, lease, changes, server, provisioning, routes, new Services(ledger, conversion, positions, loans, maxWithdrawal, ids));
         } catch (RuntimeException e) {
             while (!opened.isEmpty()) {
                 try {

@@ -50,6 +50,44 @@ class NodesTest {
         }
     }
 
+    /** Two running nodes mint concurrently (their generators and their ledgers' writes): no ID is minted twice. */
+    @Test
+    void twoRunningNodesNeverMintTheSameId() throws Exception {
+        SeedFile demo = SeedFile.load("demo");
+        try (App a = App.start(node(Map.of()), Clock.systemUTC(), p -> { if (p.isEmpty()) p.apply(demo); });
+             App b = App.start(node(Map.of()), Clock.systemUTC())) {
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+            try {
+                var idsA = pool.submit(() -> mint(a, 100_000));
+                var idsB = pool.submit(() -> mint(b, 100_000));
+                var depositsA = pool.submit(() -> { for (int i = 0; i < 300; i++) deposit(a, "mint-a-" + i); return null; });
+                var depositsB = pool.submit(() -> { for (int i = 0; i < 300; i++) deposit(b, "mint-b-" + i); return null; });
+                depositsA.get(120, java.util.concurrent.TimeUnit.SECONDS);
+                depositsB.get(120, java.util.concurrent.TimeUnit.SECONDS);
+                java.util.Set<Long> all = new java.util.HashSet<>(idsA.get(120, java.util.concurrent.TimeUnit.SECONDS));
+                int fromA = all.size();
+                all.addAll(idsB.get(120, java.util.concurrent.TimeUnit.SECONDS));
+                assertThat(fromA).isEqualTo(100_000);
+                assertThat(all).as("200k IDs of two nodes, all distinct").hasSize(200_000);
+            } finally {
+                pool.shutdownNow();
+            }
+            // And what the two ledgers wrote: every transaction and journal id once.
+            var dsl = a.database().autoCommit();
+            for (String table : java.util.List.of("ledger_tx", "journal")) {
+                var counts = dsl.fetchOne("select count(*), count(distinct id) from " + table);
+                assertThat(counts.get(1, Long.class)).as(table).isEqualTo(counts.get(0, Long.class));
+            }
+            assertThat(dsl.fetchOne("select count(distinct ref) from ledger_tx where ref like 'mint-%'").get(0, Long.class)).isEqualTo(600L);
+        }
+    }
+
+    private static java.util.List<Long> mint(App app, int n) {
+        java.util.List<Long> out = new java.util.ArrayList<>(n);
+        for (int i = 0; i < n; i++) out.add(app.services().ids().next());
+        return out;
+    }
+
     @Test
     void aPinnedNodeIdThatALiveNodeHoldsFailsToStart() {
         try (App a = App.start(node(Map.of("TAS_NODE_ID", "5")), Clock.systemUTC())) {

@@ -76,7 +76,7 @@ final class AdminHttp {
         byte[] body = req.content().hasEntity() ? capped(req, cap) : new byte[0];
         if (body.length == 0) throw new ApiException(ErrorCode.PARAM_EMPTY, "body");
         String ct = req.headers().first(HeaderNames.CONTENT_TYPE).orElse("application/json");
-        ObjectMapper m = ct.contains("yaml") ? SeedFile.YAML : Json.MAPPER;
+        ObjectMapper m = ct.contains("yaml") ? SeedFile.YAML : SeedFile.JSON;
         return m.readValue(body, type);
     }
 

@@ -25,7 +25,32 @@ public record SeedFile(List<SeedInstrument> instruments, List<SeedTicker> ticker
      * operator's own file and may hold many thousand balances, so it may be up to 256 MB.
      */
     public static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder().loaderOptions(seedLoaderOptions()).build())
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .registerModule(plainText());
+
+    /** The admin API's JSON: as the API's, and every text plain (see plainText). */
+    public static final ObjectMapper JSON = io.tas.http.Json.MAPPER.copy().registerModule(plainText());
+
+    /**
+     * Texts of admin input (names, refs, notes, keys) carry no control characters: PostgreSQL refuses U+0000 in a
+     * text column (a 500, not a 400), and line breaks in a ref or a name would forge log lines. A text with one is
+     * refused while parsing, as "Parameter {field} error" (40020).
+     */
+    private static com.fasterxml.jackson.databind.Module plainText() {
+        var module = new com.fasterxml.jackson.databind.module.SimpleModule("plain-text");
+        module.addDeserializer(String.class, new com.fasterxml.jackson.databind.deser.std.StdScalarDeserializer<String>(String.class) {
+            @Override
+            public String deserialize(com.fasterxml.jackson.core.JsonParser p, com.fasterxml.jackson.databind.DeserializationContext ctxt)
+                    throws IOException {
+                String s = com.fasterxml.jackson.databind.deser.std.StringDeserializer.instance.deserialize(p, ctxt);
+                if (s != null && s.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+                    throw ctxt.weirdStringException(s, String.class, "control characters are not allowed");
+                }
+                return s;
+            }
+        });
+        return module;
+    }
 
     private static org.yaml.snakeyaml.LoaderOptions seedLoaderOptions() {
         var options = new org.yaml.snakeyaml.LoaderOptions();

@@ -82,9 +82,9 @@ public record Config(
      */
     public List<String> problems() {
         List<String> out = new ArrayList<>();
-        if (adminToken == null || adminToken.length() < MIN_ADMIN_TOKEN_LENGTH) {
-            out.add("TAS_ADMIN_TOKEN must be at least " + MIN_ADMIN_TOKEN_LENGTH + " characters ("
-                    + (adminToken == null || adminToken.isEmpty() ? "it is empty" : "it has " + adminToken.length()) + ")");
+        if (adminToken == null || adminToken.strip().length() < MIN_ADMIN_TOKEN_LENGTH) {
+            out.add("TAS_ADMIN_TOKEN must be at least " + MIN_ADMIN_TOKEN_LENGTH + " characters besides blanks ("
+                    + (adminToken == null || adminToken.isBlank() ? "it is empty" : "it has " + adminToken.strip().length()) + ")");
         } else if (!sandbox && DEMO_ADMIN_TOKEN.equals(adminToken)) {
             out.add("TAS_ADMIN_TOKEN is the published demo token: set a secret of your own, or pass --sandbox (TAS_SANDBOX=on) to run a sandbox");
         }

@@ -30,6 +30,8 @@ public final class SmallAssetConversion {
     static final Duration RETENTION = Duration.ofDays(90); // §4.2: data of the last 90 days
     static final Duration MAX_RANGE = Duration.ofDays(30); // §4.2: a query range is at most 30 days
     static final int MAX_COINS = 50;
+    /** A coin as the ledger stores it (balance.coin is varchar(16)): anything else cannot be a balance. */
+    private static final java.util.regex.Pattern COIN = java.util.regex.Pattern.compile("[A-Z0-9]{1,16}");
 
     private final Database db;
     private final Clock clock;
@@ -84,7 +86,8 @@ public final class SmallAssetConversion {
     /** Converts every listed coin, all or nothing: one that does not qualify rejects the trade and changes nothing. */
     public Trade trade(long uid, List<String> fromCoins) {
         if (fromCoins.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, "fromCoinList");
-        if (fromCoins.size() > MAX_COINS || new HashSet<>(fromCoins).size() != fromCoins.size()) {
+        if (fromCoins.size() > MAX_COINS || new HashSet<>(fromCoins).size() != fromCoins.size()
+                || !fromCoins.stream().allMatch(c -> c != null && COIN.matcher(c).matches())) {
             throw new ApiException(ErrorCode.PARAM_ERROR, "fromCoinList");
         }
         String token = config.platformToken();

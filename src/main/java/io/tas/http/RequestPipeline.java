@@ -104,7 +104,8 @@ public final class RequestPipeline {
             send(res, 200, Envelope.success(now, data), ep, ErrorCode.SUCCESS.code());
         } catch (ApiException e) {
             send(res, e.error().httpStatus(), new Envelope(e.error().code(), e.getMessage(), now, null), ep, e.error().code());
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // Even an Error (say, a stack overflow in one ledger change, rethrown to its caller) gets the envelope.
             long id = errorIds.incrementAndGet();
             log.error("unexpected failure #{} on {} {}", id, req.prologue().method().text(), req.path().rawPath(), e);
             ErrorCode sys = ErrorCode.SYSTEM_ERROR;

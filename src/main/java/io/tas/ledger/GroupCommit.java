@@ -113,16 +113,19 @@ final class GroupCommit implements AutoCloseable {
     }
 
     /**
-     * The database went away (SQL state class 08, a connection that could not be had or was closed; 53 out of
-     * resources; 57 shut down by the operator): no one change caused it, every retry would fail the same slow
-     * way, and the batch may or may not have committed.
+     * The database went away, or the batch's COMMIT failed: no one change caused it, every retry would fail the same
+     * slow way, and the batch may or may not have committed, so a retry could apply it twice. Lost: SQL state class 08
+     * (connection), 53 (out of resources), 57 (operator intervention), H2's 90067 / 90098 / 90121 (connection broken,
+     * database closed), a connection that could not be had or was closed.
      */
     static boolean connectionLost(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof io.tas.store.Database.CommitOutcomeUnknown) return true;
             if (t instanceof java.sql.SQLTransientConnectionException || t instanceof java.sql.SQLNonTransientConnectionException) return true;
             String state = t instanceof java.sql.SQLException s ? s.getSQLState()
                     : t instanceof DataAccessException d ? d.sqlState() : null;
-            if (state != null && (state.startsWith("08") || state.startsWith("53") || state.startsWith("57"))) return true;
+            if (state != null && (state.startsWith("08") || state.startsWith("53") || state.startsWith("57")
+                    || state.equals("90067") || state.equals("90098") || state.equals("90121"))) return true;
             if (t.getCause() == t) break;
         }
         return false;

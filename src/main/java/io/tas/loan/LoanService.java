@@ -56,11 +56,14 @@ public final class LoanService {
         });
     }
 
-    /** Borrow (positive) or repay (negative) amount: available and debt move together, once per ref. */
+    /**
+     * Borrow (positive) or repay (negative) amount: available and debt move together, once per ref. Borrows and
+     * repays share one kind ("loan"), so one ref cannot name a borrow and then a repay (D34).
+     */
     public Ledger.Posted borrow(long uid, String coin, BigDecimal amount, String ref) {
         if (amount == null || amount.signum() == 0) throw new ApiException(ErrorCode.PARAM_ERROR, "amount");
         BalanceKey key = new BalanceKey(uid, AccountType.unified, coin);
-        return ledger.postOnce(amount.signum() > 0 ? "borrow" : "repay", ref, uid, List.of(
+        return ledger.postOnce("loan", ref, uid, List.of(
                 move(key, Field.available, amount, Counter.loan),
                 move(key, Field.debt, amount, Counter.loan)));
     }

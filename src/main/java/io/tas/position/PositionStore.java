@@ -60,9 +60,15 @@ final class PositionStore {
     /**
      * Every amount is stored exactly as the service holds it: a value with more decimals than its column would be
      * rounded by the database (HALF_UP) differently from the code (HALF_EVEN), so it is a programming error here.
+     * A value too large for the column (a product of inputs that each fit, such as the close value) is the
+     * caller's: 40808, and the transaction rolls back.
      */
     private static BigDecimal exact(String name, BigDecimal v, int scale) {
         if (v.stripTrailingZeros().scale() > scale) throw new IllegalStateException(name + " has more than " + scale + " decimals: " + v);
+        if (v.abs().compareTo(BigDecimal.TEN.pow(io.tas.ledger.Ledger.MAX_INTEGER_DIGITS)) >= 0) {
+            throw new io.tas.error.ApiException(io.tas.error.ErrorCode.PARAM_VERIFICATION_EXCEPTION,
+                    name + " would exceed " + io.tas.ledger.Ledger.MAX_INTEGER_DIGITS + " integer digits");
+        }
         return v;
     }
 

@@ -24,8 +24,9 @@ public final class RateLimiter {
     private static final Decision UNLIMITED = new Decision(true, Long.MAX_VALUE);
     /** How long a bucket is kept after it is full again: a client calling every few seconds keeps its bucket. */
     static final Duration KEEP_AFTER_REFILL = Duration.ofSeconds(10);
-    /** A few hundred bytes each; reached only by a flood of new subjects within KEEP_AFTER_REFILL. */
-    private static final long MAX_BUCKETS = 1_000_000;
+    // A bucket costs a few hundred bytes with its cache entry: 200k is tens of MB. Beyond it the least used go first,
+    // which can reset a caller's partly used window (D40); expiry alone never does.
+    private static final long MAX_BUCKETS = 200_000;
 
     private final boolean enabled;
     private final LocalBuckets buckets;

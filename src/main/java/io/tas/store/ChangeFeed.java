@@ -35,7 +35,16 @@ public final class ChangeFeed implements AutoCloseable {
     private ChangeFeed(Database db, String url, String user, String password) {
         this.db = db;
         this.inSync = url == null;
-        this.listener = url == null ? null : Thread.ofPlatform().daemon().name("tas-change-feed").start(() -> listen(url, user, password));
+        this.listener = url == null ? null : Thread.ofPlatform().daemon().name("tas-change-feed").unstarted(() -> listen(url, user, password));
+    }
+
+    /**
+     * Starts listening, once every subscriber is registered: the first thing delivered is a full drop, and a
+     * subscriber registered after it would miss it (and keep what it loaded before the LISTEN was up).
+     */
+    public synchronized ChangeFeed start() {
+        if (listener != null && listener.getState() == Thread.State.NEW) listener.start();
+        return this;
     }
 
     public static ChangeFeed open(Database db, String url, String user, String password) {
@@ -44,6 +53,7 @@ public final class ChangeFeed implements AutoCloseable {
 
     public boolean sharedAcrossNodes() { return listener != null; }
 
+    /** Call before start() to be told of everything; a later subscriber misses what was delivered before. */
     public void subscribe(Consumer<String> onChange) { subscribers.add(onChange); }
 
     /** Whether a change another node commits now will be delivered; while false, what is cached may miss it. */

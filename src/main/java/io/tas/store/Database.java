@@ -17,6 +17,9 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import java.sql.Connection;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.sql.SQLException;
 import java.util.function.Function;
 
@@ -29,12 +32,19 @@ import java.util.function.Function;
 public final class Database implements AutoCloseable {
     /** Connections of the ledger's group-commit writers: one each. */
     public static final int WRITER_CONNECTIONS = 2;
+    /** The node's own connection for its lease heartbeat: never in line behind requests (D30, D36). */
+    static final int CONTROL_CONNECTIONS = 1;
     /** How long a caller waits for a connection before the request fails (HikariCP's default). */
     static final long CONNECTION_TIMEOUT_MS = 30_000;
 
     private final FairConnections requests;
     private final FairConnections writers;
+    private final FairConnections control;
+    /** Auto-commit context on the control connection (node lease). */
+    private final DSLContext controlDsl;
     private final DSLContext dsl;
+    private final Settings settings;
+    private final SQLDialect dialect;
     /** The transaction this thread is in, so services composed by a caller share one commit. */
     private final ThreadLocal<DSLContext> current = new ThreadLocal<>();
     /** Set inside read(). */
@@ -42,20 +52,38 @@ public final class Database implements AutoCloseable {
     /** Set while a ledger change decides (forbiddingSql). */
     private final ThreadLocal<Boolean> sqlForbidden = new ThreadLocal<>();
 
-    private Database(FairConnections requests, FairConnections writers, SQLDialect dialect) {
+    private Database(FairConnections requests, FairConnections writers, FairConnections control, SQLDialect dialect) {
         this.requests = requests;
         this.writers = writers;
+        this.control = control;
         // Unquoted names: H2 folds them to upper case, PostgreSQL to lower, and both match the migrations.
         Settings settings = new Settings()
                 .withRenderQuotedNames(RenderQuotedNames.NEVER)
                 .withExecuteLogging(false)
                 .withRenderSchema(false);
-        this.dsl = DSL.using(requests, dialect, settings);
+        this.settings = settings;
+        this.dialect = dialect;
+        this.dsl = DSL.using(configuration().set(requests));
+        this.controlDsl = DSL.using(configuration().set(control));
     }
+
+    /**
+     * jOOQ's configuration for every context this class hands out: each statement first checks that the thread
+     * is not inside a ledger change's decision (D31), so not even a context captured from outside can run SQL there.
+     */
+    private org.jooq.Configuration configuration() {
+        org.jooq.ExecuteListener guard = new org.jooq.ExecuteListener() {
+            @Override public void start(org.jooq.ExecuteContext ctx) { checkSqlAllowed(); }
+        };
+        return new org.jooq.impl.DefaultConfiguration().set(dialect).set(settings).set(guard);
+    }
+
+    private DSLContext on(Connection c) { return DSL.using(configuration().set(c)); }
 
     /** Over an already migrated data source of a test's own (both pools draw from it). */
     Database(javax.sql.DataSource dataSource, SQLDialect dialect) {
-        this(new FairConnections(dataSource, 4, CONNECTION_TIMEOUT_MS), new FairConnections(dataSource, WRITER_CONNECTIONS, CONNECTION_TIMEOUT_MS), dialect);
+        this(new FairConnections(dataSource, 4, CONNECTION_TIMEOUT_MS), new FairConnections(dataSource, WRITER_CONNECTIONS, CONNECTION_TIMEOUT_MS),
+                new FairConnections(dataSource, CONTROL_CONNECTIONS, CONNECTION_TIMEOUT_MS), dialect);
     }
 
     public static Database open(Config config) {
@@ -66,19 +94,30 @@ public final class Database implements AutoCloseable {
     public static Database open(Config config, MeterRegistry metrics) {
         String url = h2Settings(config.dbUrl());
         // The pools first: their open connections keep an in-memory H2 database alive while Flyway works.
-        FairConnections requests = new FairConnections(pool(config, url, "tas-db", config.dbPoolSize(), metrics),
-                config.dbPoolSize(), CONNECTION_TIMEOUT_MS);
-        FairConnections writers = new FairConnections(pool(config, url, "tas-db-writers", WRITER_CONNECTIONS, metrics),
-                WRITER_CONNECTIONS, CONNECTION_TIMEOUT_MS);
-        if (metrics != null) {
-            Gauge.builder("tas_db_connection_waiters", requests, FairConnections::waiting).tag("pool", "tas-db")
-                    .description("callers waiting in line for a pooled connection").register(metrics);
-            Gauge.builder("tas_db_connection_waiters", writers, FairConnections::waiting).tag("pool", "tas-db-writers")
-                    .description("callers waiting in line for a pooled connection").register(metrics);
+        List<FairConnections> pools = new ArrayList<>();
+        try {
+            FairConnections requests = opened(pools, pool(config, url, "tas-db", config.dbPoolSize(), metrics), config.dbPoolSize());
+            FairConnections writers = opened(pools, pool(config, url, "tas-db-writers", WRITER_CONNECTIONS, metrics), WRITER_CONNECTIONS);
+            FairConnections control = opened(pools, pool(config, url, "tas-db-control", CONTROL_CONNECTIONS, metrics), CONTROL_CONNECTIONS);
+            if (metrics != null) {
+                for (var p : List.of(Map.entry("tas-db", requests), Map.entry("tas-db-writers", writers))) {
+                    Gauge.builder("tas_db_connection_waiters", p.getValue(), FairConnections::waiting).tag("pool", p.getKey())
+                            .description("callers waiting in line for a pooled connection").register(metrics);
+                }
+            }
+            // Flyway opens connections of its own (it holds two while migrating), so the pool may be as small as one.
+            Flyway.configure().dataSource(url, config.dbUser(), config.dbPassword()).locations("classpath:db/migration").load().migrate();
+            return new Database(requests, writers, control, url.startsWith("jdbc:postgresql") ? SQLDialect.POSTGRES : SQLDialect.H2);
+        } catch (RuntimeException e) {
+            pools.forEach(FairConnections::close); // a failed migration leaves no pool behind
+            throw e;
         }
-        // Flyway opens connections of its own (it holds two while migrating), so the pool may be as small as one.
-        Flyway.configure().dataSource(url, config.dbUser(), config.dbPassword()).locations("classpath:db/migration").load().migrate();
-        return new Database(requests, writers, url.startsWith("jdbc:postgresql") ? SQLDialect.POSTGRES : SQLDialect.H2);
+    }
+
+    private static FairConnections opened(List<FairConnections> pools, HikariDataSource pool, int size) {
+        FairConnections c = new FairConnections(pool, size, CONNECTION_TIMEOUT_MS);
+        pools.add(c);
+        return c;
     }
 
     private static HikariDataSource pool(Config config, String url, String name, int size, MeterRegistry metrics) {
@@ -147,11 +186,11 @@ public final class Database implements AutoCloseable {
      * and a read needs no transaction (no COMMIT round trip). Writes inside are refused: tx() inside read() throws.
      */
     public <T> T read(Function<DSLContext, T> work) {
-        if (current.get() != null) return work.apply(current.get());
         checkSqlAllowed();
+        if (current.get() != null) return work.apply(current.get());
         Connection c = requests.acquire();
         try {
-            DSLContext session = DSL.using(c, dsl.dialect(), dsl.settings());
+            DSLContext session = on(c);
             current.set(session);
             reading.set(Boolean.TRUE);
             return work.apply(session);
@@ -168,10 +207,10 @@ public final class Database implements AutoCloseable {
     }
 
     private <T> T tx(FairConnections from, Function<DSLContext, T> work) {
+        checkSqlAllowed();
         if (reading.get() != null) throw new IllegalStateException("a transaction inside read(): reads are not atomic");
         DSLContext outer = current.get();
         if (outer != null) return work.apply(outer);
-        checkSqlAllowed();
         // Plain JDBC transaction handling: jOOQ's provider asks the driver for the isolation level at every
         // begin, which costs PostgreSQL a round trip per transaction.
         Connection c = from.acquire();
@@ -183,14 +222,16 @@ public final class Database implements AutoCloseable {
             throw new DataAccessException("transaction could not start: " + e.getMessage(), e);
         }
         try {
-            DSLContext txDsl = DSL.using(c, dsl.dialect(), dsl.settings());
+            DSLContext txDsl = on(c);
             current.set(txDsl);
             T result = work.apply(txDsl);
-            c.commit();
+            try {
+                c.commit();
+            } catch (SQLException e) {
+                rollbackQuietly(c, e);
+                throw new CommitOutcomeUnknown(e);
+            }
             return result;
-        } catch (SQLException e) {
-            rollbackQuietly(c, e);
-            throw new DataAccessException("commit failed: " + e.getMessage(), e);
         } catch (RuntimeException | Error e) {
             rollbackQuietly(c, e);
             throw e;
@@ -198,6 +239,14 @@ public final class Database implements AutoCloseable {
             current.remove();
             release(from, c);
         }
+    }
+
+    /**
+     * COMMIT itself failed: the database may or may not have committed (the answer can be lost with the connection),
+     * so whoever retries must not assume it did not (the group commit fails such a batch instead of retrying it).
+     */
+    public static final class CommitOutcomeUnknown extends DataAccessException {
+        public CommitOutcomeUnknown(SQLException cause) { super("commit failed, outcome unknown: " + cause.getMessage(), cause); }
     }
 
     private static void rollbackQuietly(Connection c, Throwable cause) {
@@ -264,7 +313,14 @@ public final class Database implements AutoCloseable {
 
     @Override
     public void close() {
+        control.close();
         writers.close();
         requests.close();
+    }
+
+    /** An auto-commit context on the node's control connection (the lease heartbeat), outside any transaction. */
+    DSLContext control() {
+        checkSqlAllowed();
+        return controlDsl;
     }
 }

@@ -69,7 +69,7 @@ public final class NodeLease implements AutoCloseable {
         }
         if (ttl.toMillis() < 100) throw new IllegalArgumentException("node lease TTL (TAS_NODE_LEASE_TTL_MS) must be at least 100 ms");
         String holder = newHolder();
-        DSLContext dsl = db.autoCommit();
+        DSLContext dsl = db.control();
         // A lost race means another node won an id, so with at most 1024 ids this ends within 1025 rounds.
         for (int round = 0; round <= NODE_IDS; round++) {
             long now = clock.millis();
@@ -139,7 +139,7 @@ public final class NodeLease implements AutoCloseable {
     public synchronized boolean renew() {
         if (refusal != null) return false;
         long now = clock.millis();
-        int renewed = db.autoCommit().update(NODE_LEASE).set(NODE_LEASE.EXPIRES_TIME, now + ttl)
+        int renewed = db.control().update(NODE_LEASE).set(NODE_LEASE.EXPIRES_TIME, now + ttl)
                 .where(NODE_LEASE.NODE_ID.eq(nodeId).and(NODE_LEASE.HOLDER.eq(holder))).execute();
         if (renewed == 1) {
             validUntil = deadline(now);
@@ -173,7 +173,7 @@ public final class NodeLease implements AutoCloseable {
             closed = true;
             if (refusal == null) refusal = "node id " + nodeId + " was released: this node is shutting down";
             try {
-                db.autoCommit().deleteFrom(NODE_LEASE).where(NODE_LEASE.NODE_ID.eq(nodeId).and(NODE_LEASE.HOLDER.eq(holder))).execute();
+                db.control().deleteFrom(NODE_LEASE).where(NODE_LEASE.NODE_ID.eq(nodeId).and(NODE_LEASE.HOLDER.eq(holder))).execute();
             } catch (RuntimeException e) {
                 log.warn("node lease {} not released ({}); it expires on its own", nodeId, e.getMessage());
             }

@@ -116,6 +116,73 @@ class AdminMoneyInputTest {
     }
 
     @Test
+    void concurrentFirstCallsWithOneRefPostOnce() throws Exception {
+        admin.fundedAccount(name(), "USDT", "10");
+        long uid = admin.lastUid;
+        String same = name(), differing = name();
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Reply>> sameAmount = new ArrayList<>(), otherAmounts = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            int n = i;
+            sameAmount.add(pool.submit(() -> { start.await(); return deposit(uid, "1", same); }));
+            otherAmounts.add(pool.submit(() -> { start.await(); return deposit(uid, Integer.toString(n + 1), differing); }));
+        }
+        start.countDown();
+        int fresh = 0, repeats = 0;
+        for (Future<Reply> f : sameAmount) {
+            Reply r = f.get(60, TimeUnit.SECONDS);
+            assertThat(r.code()).as(r.raw()).isEqualTo("00000");
+            if (r.data().get("repeated").asBoolean()) repeats++; else fresh++;
+        }
+        assertThat(fresh).isEqualTo(1);
+        assertThat(repeats).isEqualTo(15);
+        int winners = 0;
+        for (Future<Reply> f : otherAmounts) {
+            Reply r = f.get(60, TimeUnit.SECONDS);
+            if (r.code().equals("00000")) winners++;
+            else assertThat(r.code()).as(r.raw()).isEqualTo("40017");
+        }
+        pool.shutdown();
+        assertThat(winners).as("exactly one of sixteen different amounts under one ref").isEqualTo(1);
+        admin.assertConserved();
+    }
+
+    @Test
+    void aBorrowsRefCannotNameARepay() {
+        admin.fundedAccount(name(), "USDT", "10");
+        long uid = admin.lastUid;
+        String ref = name();
+        String borrow = "{\"uid\":" + uid + ",\"account\":\"unified\",\"coin\":\"USDT\",\"amount\":\"5\",\"ref\":\"" + ref + "\"}";
+        assertThat(admin.post("/admin/v1/ledger/borrow", borrow).data().get("repeated").asBoolean()).isFalse();
+        Reply repay = admin.post("/admin/v1/ledger/borrow", borrow.replace("\"5\"", "\"-5\""));
+        assertRefused(repay, "40017", "Parameter verification failed ref " + ref + " was already used with different parameters");
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "15/0/5");
+    }
+
+    @Test
+    void aControlCharacterInAnAdminTextIs400() {
+        admin.fundedAccount(name(), "USDT", "10");
+        long uid = admin.lastUid;
+        Map<String, String> before = admin.balances(uid);
+        // PostgreSQL refuses U+0000 in a text column: it must never get that far.
+        assertRefused(deposit(uid, "1", "nul\\u0000ref"), "40020", "Parameter ref error");
+        assertRefused(admin.post("/admin/v1/accounts", "{\"username\":\"line\\nbreak\"}"), "40020", "Parameter username error");
+        assertThat(admin.balances(uid)).isEqualTo(before);
+    }
+
+    @Test
+    void aCoinTheLedgerCannotStoreIs400OnTheApiToo() {
+        // A ticker whose base coin is longer than a balance's coin column, then a trade naming that coin.
+        String coin = "LONGCOINNAME12345";
+        assertThat(admin.post("/admin/v1/tickers", "{\"category\":\"SPOT\",\"symbol\":\"" + coin + "USDT\",\"lastPrice\":\"0.1\"}").code())
+                .isEqualTo("00000");
+        Credentials c = admin.fundedAccount(name(), "BGB", "1");
+        Reply trade = server.client(c).post("/api/v3/convert/small-assets-trade", "{\"fromCoinList\":[\"" + coin + "\"]}");
+        assertRefused(trade, "40020", "Parameter fromCoinList error");
+    }
+
+    @Test
     void otherAdminInputsTheDatabaseCannotHoldAre400() {
         Reply ticker = admin.post("/admin/v1/tickers", "{\"category\":\"SPOT\",\"symbol\":\"BIGUSDT\",\"lastPrice\":\"1e30\"}");
         assertRefused(ticker, "40808", "Parameter verification exception lastPrice has more than 20 integer digits");

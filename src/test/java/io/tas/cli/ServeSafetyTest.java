@@ -75,16 +75,18 @@ class ServeSafetyTest {
     @Test
     void anEmptyAdminTokenIsRefused() throws Exception {
         assertThat(refused(tas(Map.of("TAS_ADMIN_TOKEN", "", "TAS_MASTER_KEY", GOOD_MASTER_KEY), serve())))
-                .contains("TAS_ADMIN_TOKEN must be at least 16 characters (it is empty)");
+                .contains("TAS_ADMIN_TOKEN must be at least 16 characters besides blanks (it is empty)");
         // A sandbox needs a real token too: an empty one would match an empty Bearer header.
         assertThat(refused(tas(Map.of("TAS_ADMIN_TOKEN", ""), serve("--sandbox"))))
-                .contains("TAS_ADMIN_TOKEN must be at least 16 characters (it is empty)");
+                .contains("TAS_ADMIN_TOKEN must be at least 16 characters besides blanks (it is empty)");
     }
 
     @Test
     void anAdminTokenShorterThanSixteenCharactersIsRefused() throws Exception {
         assertThat(refused(tas(Map.of("TAS_ADMIN_TOKEN", "fifteen-chars-x", "TAS_MASTER_KEY", GOOD_MASTER_KEY), serve())))
-                .contains("TAS_ADMIN_TOKEN must be at least 16 characters (it has 15)");
+                .contains("TAS_ADMIN_TOKEN must be at least 16 characters besides blanks (it has 15)");
+        assertThat(refused(tas(Map.of("TAS_ADMIN_TOKEN", " ".repeat(20), "TAS_MASTER_KEY", GOOD_MASTER_KEY), serve())))
+                .contains("TAS_ADMIN_TOKEN must be at least 16 characters besides blanks (it is empty)");
     }
 
     @Test

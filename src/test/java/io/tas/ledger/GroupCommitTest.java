@@ -43,6 +43,9 @@ class GroupCommitTest {
         if (changes.stream().anyMatch(c -> c.keys().contains(DOWN))) {
             throw new DataAccessException("connection lost", new SQLException("connection lost", "08006"));
         }
+        if (changes.stream().anyMatch(c -> c.keys().contains(COMMIT_LOST))) {
+            throw new io.tas.store.Database.CommitOutcomeUnknown(new SQLException("the server closed the connection during COMMIT"));
+        }
         if (changes.stream().anyMatch(c -> c.keys().contains(NO_CONNECTION))) {
             throw new DataAccessException("pool", new java.sql.SQLTransientConnectionException("Connection is not available, request timed out"));
         }
@@ -66,6 +69,7 @@ class GroupCommitTest {
     private static final LedgerTypes.BalanceKey BAD = new LedgerTypes.BalanceKey(0, LedgerTypes.AccountType.spot, "BAD");
     private static final LedgerTypes.BalanceKey DOWN = new LedgerTypes.BalanceKey(0, LedgerTypes.AccountType.spot, "DOWN");
     private static final LedgerTypes.BalanceKey POOR = new LedgerTypes.BalanceKey(0, LedgerTypes.AccountType.spot, "POOR");
+    private static final LedgerTypes.BalanceKey COMMIT_LOST = new LedgerTypes.BalanceKey(0, LedgerTypes.AccountType.spot, "COMMIT");
     private static final LedgerTypes.BalanceKey NO_CONNECTION = new LedgerTypes.BalanceKey(0, LedgerTypes.AccountType.spot, "NOCONN");
     private static final LedgerTypes.BalanceKey TOO_LONG = new LedgerTypes.BalanceKey(0, LedgerTypes.AccountType.spot, "LONG");
     private static final LedgerTypes.BalanceKey BROKEN = new LedgerTypes.BalanceKey(0, LedgerTypes.AccountType.spot, "BROKEN");
@@ -173,6 +177,22 @@ class GroupCommitTest {
         }
         // The writer's one-change batch, then one attempt for the six: no change-by-change retries
         // (which would make it 1 + 1 + 6) against a database that is gone.
+        assertThat(calls.get() - before).isEqualTo(2);
+    }
+
+    @Test
+    void aBatchWhoseCommitOutcomeIsUnknownIsNeverRetried() throws Exception {
+        occupyTheWriter();
+        List<Future<Object>> waiting = new ArrayList<>();
+        for (int i = 1; i <= 3; i++) waiting.add(submit(change(i)));
+        waiting.add(submit(new Change<>(List.of(COMMIT_LOST), rows -> 0)));
+        awaitQueued(4);
+        int before = calls.get();
+        gate.countDown();
+        for (Future<Object> f : waiting) {
+            assertThatThrownBy(() -> f.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(io.tas.store.Database.CommitOutcomeUnknown.class);
+        }
+        // It may have committed: retrying each change alone could apply it twice.
         assertThat(calls.get() - before).isEqualTo(2);
     }
 

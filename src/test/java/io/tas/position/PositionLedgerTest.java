@@ -135,6 +135,21 @@ class PositionLedgerTest {
     }
 
     @Test
+    void aFigureTooLargeForItsColumnIsRefusedAndChangesNothing() {
+        long uid = account("UNIFIED", "90000000000000000000"); // 9e19: the inputs below each fit the ledger
+        Position p = openLong(uid, "10000000000", "10000000000", "100"); // margin 1e18
+        Balance before = usdt(uid);
+        // Closing at 1e10 would make the close value 1e20, one digit more than numeric(38, 18) holds.
+        ApiException e = org.junit.jupiter.api.Assertions.assertThrows(ApiException.class,
+                () -> positions.close(p.id(), new BigDecimal("10000000000"), BigDecimal.ZERO));
+        assertThat(e.error()).isEqualTo(ErrorCode.PARAM_VERIFICATION_EXCEPTION);
+        assertThat(e.getMessage()).contains("closeValue would exceed 20 integer digits");
+        assertThat(usdt(uid)).isEqualTo(before);
+        assertThat(positions.open(uid)).hasSize(1);
+        assertThat(ledger.check().ok()).isTrue();
+    }
+
+    @Test
     void twoConcurrentOpensOfOneSideCreateOnePosition() throws Exception {
         long uid = account("UNIFIED", "100000");
         int threads = 16;

@@ -63,6 +63,8 @@ class ChangeFeedTest {
             BlockingQueue<String> seenByB = new LinkedBlockingQueue<>();
             nodeA.subscribe(seenByA::add);
             nodeB.subscribe(seenByB::add);
+            nodeA.start();
+            nodeB.start();
             // Listening starts with a full drop: anything may have changed before the node listened.
             assertThat(seenByA.poll(WAIT_S, TimeUnit.SECONDS)).isEqualTo(ChangeFeed.EVERYTHING);
             assertThat(seenByB.poll(WAIT_S, TimeUnit.SECONDS)).isEqualTo(ChangeFeed.EVERYTHING);
@@ -97,6 +99,8 @@ class ChangeFeedTest {
         onTwoNodes((pg, a, b, nodeA, nodeB) -> {
             BlockingQueue<String> seenByB = new LinkedBlockingQueue<>();
             nodeB.subscribe(seenByB::add);
+            nodeA.start();
+            nodeB.start();
             assertThat(seenByB.poll(WAIT_S, TimeUnit.SECONDS)).isEqualTo(ChangeFeed.EVERYTHING);
             awaitListeners(pg, 2);
 
@@ -136,6 +140,7 @@ class ChangeFeedTest {
             assertThat(feed.sharedAcrossNodes()).isFalse();
             BlockingQueue<String> seen = new LinkedBlockingQueue<>();
             feed.subscribe(seen::add);
+            feed.start();
             h2.tx(dsl -> { feed.publish("account:1"); return null; });
             feed.publish("account:2"); // outside a transaction too
             // Not even the initial full drop: H2 is one process, which invalidates its own cache entries.

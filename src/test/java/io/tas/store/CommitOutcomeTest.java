@@ -28,9 +28,15 @@ class CommitOutcomeTest {
 
     /** Connections to the same database whose reset (setAutoCommit(true)) and close both fail, as on a dropped socket. */
     private static DataSource brokenAfterCommit(AtomicInteger cleanups) {
+        return broken(cleanups, false);
+    }
+
+    /** As above, and COMMIT itself fails too (the server gone before it answered). */
+    private static DataSource broken(AtomicInteger cleanups, boolean commitFails) {
         return (ConnectionSource) () -> {
             Connection real = DriverManager.getConnection(URL, "sa", "");
             return (Connection) Proxy.newProxyInstance(CommitOutcomeTest.class.getClassLoader(), new Class<?>[]{Connection.class}, (proxy, m, args) -> {
+                if (commitFails && m.getName().equals("commit")) throw new SQLException("I/O error during COMMIT", "08006");
                 boolean reset = m.getName().equals("setAutoCommit") && Boolean.TRUE.equals(args[0]);
                 if (reset || m.getName().equals("close")) {
                     cleanups.incrementAndGet();
@@ -69,6 +75,15 @@ class CommitOutcomeTest {
                 throw new IllegalStateException("the caller's own failure");
             })).isInstanceOf(IllegalStateException.class).hasMessage("the caller's own failure");
             assertThat(migrated.autoCommit().fetchCount(LOAN_COIN, LOAN_COIN.COIN.eq("ROLLEDBACK"))).isZero();
+        }
+    }
+
+    @Test
+    void aFailedCommitIsReportedAsAnUnknownOutcome() {
+        try (Database migrated = Database.open(Config.fromEnv(Map.of()).withDb(URL, "sa", ""))) {
+            Database db = new Database(broken(new AtomicInteger(), true), SQLDialect.H2);
+            assertThatThrownBy(() -> db.tx(dsl -> "anything")).isInstanceOf(Database.CommitOutcomeUnknown.class)
+                    .hasMessageContaining("outcome unknown");
         }
     }
 }
