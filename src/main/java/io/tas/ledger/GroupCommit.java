@@ -20,8 +20,8 @@ import java.util.function.Function;
  * balanced ledger transaction, decided on the rows as the changes before it in the batch left them.
  * One change never fails another: a change whose own code throws fails alone inside the batch, and when the
  * database rejects a batch (one change's value too long for its column, a constraint, a deadlock, anything)
- * every change in it is retried alone. Only a lost connection fails the whole batch at once: its outcome is
- * unknown, and retrying would risk applying a committed change twice.
+ * every change in it is retried alone. Only a lost connection, or a COMMIT that failed, fails the whole batch at
+ * once: its outcome is unknown, and retrying would risk applying a committed change twice.
  */
 final class GroupCommit implements AutoCloseable {
     static final int MAX_BATCH = 128;
