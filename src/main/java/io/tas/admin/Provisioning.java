@@ -17,6 +17,7 @@ import io.tas.admin.SeedFile.SeedLoanTerms;
 import io.tas.admin.SeedFile.SeedPosition;
 import io.tas.http.Json;
 import io.tas.ledger.Ledger;
+import io.tas.ledger.LedgerTypes;
 import io.tas.ledger.LedgerTypes.AccountType;
 import io.tas.ledger.LedgerTypes.BalanceKey;
 import io.tas.ledger.LedgerTypes.Counter;
@@ -293,7 +294,7 @@ public final class Provisioning {
 
     private static String coin(String c) {
         if (c == null || c.isBlank()) throw new ApiException(ErrorCode.PARAM_EMPTY, "coin");
-        if (!c.matches("[A-Z0-9]{1,16}")) throw new ApiException(ErrorCode.PARAM_ERROR, "coin");
+        if (!LedgerTypes.isCoin(c)) throw new ApiException(ErrorCode.PARAM_ERROR, "coin");
         return c;
     }
 

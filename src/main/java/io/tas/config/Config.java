@@ -106,16 +106,44 @@ public record Config(
         return this;
     }
 
-    public Config withPort(int p) { return new Config(host, p, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, sandbox, adminMaxBodyBytes, seedMaxBytes, nodeId, nodeLeaseTtl); }
-    public Config withAdminPort(int p) { return new Config(host, port, adminHost, p, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, sandbox, adminMaxBodyBytes, seedMaxBytes, nodeId, nodeLeaseTtl); }
+    public Config withPort(int p) { return with(e -> e.port = p); }
+    public Config withAdminPort(int p) { return with(e -> e.adminPort = p); }
     public Config withDb(String url, String user, String password) {
-        return new Config(host, port, adminHost, adminPort, adminToken, url, user, password, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, sandbox, adminMaxBodyBytes, seedMaxBytes, nodeId, nodeLeaseTtl);
+        return with(e -> { e.dbUrl = url; e.dbUser = user; e.dbPassword = password; });
     }
-    public Config withRateLimits(boolean on) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, on, timestampWindow, maxBodyBytes, cacheEnabled, sandbox, adminMaxBodyBytes, seedMaxBytes, nodeId, nodeLeaseTtl); }
-    public Config withCache(boolean on) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, on, sandbox, adminMaxBodyBytes, seedMaxBytes, nodeId, nodeLeaseTtl); }
-    public Config withAdminToken(String t) { return new Config(host, port, adminHost, adminPort, t, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, sandbox, adminMaxBodyBytes, seedMaxBytes, nodeId, nodeLeaseTtl); }
-    public Config withTimestampWindow(Duration d) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, d, maxBodyBytes, cacheEnabled, sandbox, adminMaxBodyBytes, seedMaxBytes, nodeId, nodeLeaseTtl); }
-    public Config withSandbox(boolean on) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, on, adminMaxBodyBytes, seedMaxBytes, nodeId, nodeLeaseTtl); }
-    public Config withMasterKey(String k) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, k, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, sandbox, adminMaxBodyBytes, seedMaxBytes, nodeId, nodeLeaseTtl); }
-    public Config withNodeId(Integer id) { return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey, rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, sandbox, adminMaxBodyBytes, seedMaxBytes, id, nodeLeaseTtl); }
+    public Config withRateLimits(boolean on) { return with(e -> e.rateLimitsEnabled = on); }
+    public Config withCache(boolean on) { return with(e -> e.cacheEnabled = on); }
+    public Config withAdminToken(String t) { return with(e -> e.adminToken = t); }
+    public Config withTimestampWindow(Duration d) { return with(e -> e.timestampWindow = d); }
+    public Config withSandbox(boolean on) { return with(e -> e.sandbox = on); }
+    public Config withNodeId(Integer id) { return with(e -> e.nodeId = id); }
+
+    /** A copy with some fields changed. Edit is the one place besides the record header that names every field. */
+    private Config with(java.util.function.Consumer<Edit> change) {
+        Edit e = new Edit(this);
+        change.accept(e);
+        return e.build();
+    }
+
+    private static final class Edit {
+        String host, adminHost, adminToken, dbUrl, dbUser, dbPassword, masterKey;
+        int port, adminPort, dbPoolSize, maxBodyBytes, adminMaxBodyBytes, seedMaxBytes;
+        boolean rateLimitsEnabled, cacheEnabled, sandbox;
+        Duration timestampWindow, nodeLeaseTtl;
+        Integer nodeId;
+
+        Edit(Config c) {
+            host = c.host; port = c.port; adminHost = c.adminHost; adminPort = c.adminPort; adminToken = c.adminToken;
+            dbUrl = c.dbUrl; dbUser = c.dbUser; dbPassword = c.dbPassword; dbPoolSize = c.dbPoolSize; masterKey = c.masterKey;
+            rateLimitsEnabled = c.rateLimitsEnabled; timestampWindow = c.timestampWindow; maxBodyBytes = c.maxBodyBytes;
+            cacheEnabled = c.cacheEnabled; sandbox = c.sandbox; adminMaxBodyBytes = c.adminMaxBodyBytes;
+            seedMaxBytes = c.seedMaxBytes; nodeId = c.nodeId; nodeLeaseTtl = c.nodeLeaseTtl;
+        }
+
+        Config build() {
+            return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey,
+                    rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, sandbox, adminMaxBodyBytes, seedMaxBytes,
+                    nodeId, nodeLeaseTtl);
+        }
+    }
 }

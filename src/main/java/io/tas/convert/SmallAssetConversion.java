@@ -30,8 +30,6 @@ public final class SmallAssetConversion {
     static final Duration RETENTION = Duration.ofDays(90); // §4.2: data of the last 90 days
     static final Duration MAX_RANGE = Duration.ofDays(30); // §4.2: a query range is at most 30 days
     static final int MAX_COINS = 50;
-    /** A coin as the ledger stores it (balance.coin is varchar(16)): anything else cannot be a balance. */
-    private static final java.util.regex.Pattern COIN = java.util.regex.Pattern.compile("[A-Z0-9]{1,16}");
 
     private final Database db;
     private final Clock clock;
@@ -87,7 +85,7 @@ public final class SmallAssetConversion {
     public Trade trade(long uid, List<String> fromCoins) {
         if (fromCoins.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, "fromCoinList");
         if (fromCoins.size() > MAX_COINS || new HashSet<>(fromCoins).size() != fromCoins.size()
-                || !fromCoins.stream().allMatch(c -> c != null && COIN.matcher(c).matches())) {
+                || !fromCoins.stream().allMatch(io.tas.ledger.LedgerTypes::isCoin)) {
             throw new ApiException(ErrorCode.PARAM_ERROR, "fromCoinList");
         }
         String token = config.platformToken();

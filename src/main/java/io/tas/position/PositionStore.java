@@ -63,9 +63,11 @@ final class PositionStore {
      * A value too large for the column (a product of inputs that each fit, such as the close value) is the
      * caller's: 40808, and the transaction rolls back.
      */
+    private static final BigDecimal LIMIT = BigDecimal.TEN.pow(io.tas.ledger.Ledger.MAX_INTEGER_DIGITS);
+
     private static BigDecimal exact(String name, BigDecimal v, int scale) {
         if (v.stripTrailingZeros().scale() > scale) throw new IllegalStateException(name + " has more than " + scale + " decimals: " + v);
-        if (v.abs().compareTo(BigDecimal.TEN.pow(io.tas.ledger.Ledger.MAX_INTEGER_DIGITS)) >= 0) {
+        if (v.abs().compareTo(LIMIT) >= 0) {
             throw new io.tas.error.ApiException(io.tas.error.ErrorCode.PARAM_VERIFICATION_EXCEPTION,
                     name + " would exceed " + io.tas.ledger.Ledger.MAX_INTEGER_DIGITS + " integer digits");
         }

@@ -17,8 +17,9 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Bucket4j's ProxyManager over a Caffeine cache in this process. A bucket's state is kept as long as the
  * request's expiration strategy says (until it is full again, plus a margin) and then dropped: a dropped bucket
- * and a full one answer alike, so eviction never changes a limit, and idle subjects cost no memory. The size cap
- * is a last resort against floods of new subjects; Caffeine then evicts the least used first. Time, for refills
+ * and a full one answer alike, so expiry never changes a limit, and idle subjects cost no memory. The size cap
+ * is a last resort against floods of new subjects; Caffeine then evicts the least used first, which can hand a
+ * caller whose bucket was not full a fresh window early (D40). Time, for refills
  * and expiry both, is the client clock of the config (the service clock). A Redis-backed ProxyManager
  * (bucket4j_jdk17-lettuce) takes this class's place for limits shared across nodes.
  */

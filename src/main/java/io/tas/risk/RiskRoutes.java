@@ -19,7 +19,7 @@ public final class RiskRoutes implements Routes.Feature {
 
     private MaxWithdrawalView maxWithdrawal(ApiRequest r) {
         String coin = r.params().require("coin").get("coin");
-        if (!coin.matches("[A-Z0-9]{1,16}")) throw new io.tas.error.ApiException(io.tas.error.ErrorCode.PARAM_ERROR, "coin");
+        if (!io.tas.ledger.LedgerTypes.isCoin(coin)) throw new io.tas.error.ApiException(io.tas.error.ErrorCode.PARAM_ERROR, "coin");
         var m = maxWithdrawal.compute(r.uid(), coin);
         return new MaxWithdrawalView(m.coin(), Json.plain(m.otc()), Json.plain(m.spot()), Json.plain(m.uta()), Json.plain(m.total()));
     }
