@@ -256,21 +256,26 @@ public final class LeverageService {
 
     /** Whether margin, after the position's unrealised loss, stays above its maintenance margin at the mark. */
     private boolean coversMaintenance(Instrument inst, Position p, BigDecimal margin) {
-        BigDecimal mark = prices.requireMarkPrice(p.category(), p.symbol());
-        BigDecimal upl = PositionMath.pnl(inst.isInverse(), p.holdSide().sign(), p.size(), p.openPriceAvg(), mark);
-        BigDecimal mm = PositionMath.maintenanceMargin(inst.isInverse(), p.size(), mark, PositionMath.mmr(inst, p.size(), mark));
-        return margin.add(upl.min(BigDecimal.ZERO)).compareTo(mm) > 0;
+        AtMark m = atMark(inst, p);
+        return margin.add(m.unrealizedPL().min(BigDecimal.ZERO)).compareTo(m.maintenance()) > 0;
     }
 
     /** §4.1.3 removal bound (docs/formulas.md, set-margin). */
     private BigDecimal removableMargin(Instrument inst, Position p) {
+        AtMark m = atMark(inst, p);
+        // At the ledger's scale, as the stored margin was computed: margin added on top is removable to the last unit.
+        BigDecimal im = Ledger.scaled(PositionMath.initialMargin(inst.isInverse(), p.size(), p.openPriceAvg(), p.leverage()));
+        return PositionMath.removableMargin(p.marginSize(), m.unrealizedPL(), im, m.maintenance());
+    }
+
+    /** A position's unrealised PnL and maintenance margin at the current mark price (40098 without one). */
+    private record AtMark(BigDecimal unrealizedPL, BigDecimal maintenance) {}
+
+    private AtMark atMark(Instrument inst, Position p) {
         BigDecimal mark = prices.requireMarkPrice(p.category(), p.symbol());
         boolean inverse = inst.isInverse();
-        BigDecimal upl = PositionMath.pnl(inverse, p.holdSide().sign(), p.size(), p.openPriceAvg(), mark);
-        BigDecimal mm = PositionMath.maintenanceMargin(inverse, p.size(), mark, PositionMath.mmr(inst, p.size(), mark));
-        // At the ledger's scale, as the stored margin was computed: margin added on top is removable to the last unit.
-        BigDecimal im = Ledger.scaled(PositionMath.initialMargin(inverse, p.size(), p.openPriceAvg(), p.leverage()));
-        return PositionMath.removableMargin(p.marginSize(), upl, im, mm);
+        return new AtMark(PositionMath.pnl(inverse, p.holdSide().sign(), p.size(), p.openPriceAvg(), mark),
+                PositionMath.maintenanceMargin(inverse, p.size(), mark, PositionMath.mmr(inst, p.size(), mark)));
     }
 
     @SafeVarargs
