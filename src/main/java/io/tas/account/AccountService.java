@@ -36,7 +36,7 @@ public final class AccountService implements AutoCloseable {
         this.ids = ids;
         this.cacheEnabled = cacheEnabled;
         this.changes = changes;
-        this.settingsWriter = new SettingsWriter(db, store, changes, uid -> invalidate("account:" + uid));
+        this.settingsWriter = new SettingsWriter(db, store, changes, uid -> invalidate(settingsTopic(uid)));
         changes.subscribe(this::invalidate);
     }
 
@@ -55,7 +55,7 @@ public final class AccountService implements AutoCloseable {
             store.lock(dsl, List.of(uid));
             return settingsWriter.applyInTransaction(work.get());
         });
-        invalidate("account:" + uid);
+        invalidate(settingsTopic(uid));
         return after;
     }
 
@@ -85,19 +85,39 @@ public final class AccountService implements AutoCloseable {
         return Caffeine.newBuilder().maximumSize(100_000).expireAfterAccess(Duration.ofMinutes(30)).build();
     }
 
-    /** Drops one UID's cached account and settings, or everything for ChangeFeed.EVERYTHING. */
+    /** The change-feed topic of an account (drops its cached account and settings) and of its settings alone. */
+    static String accountTopic(long uid) { return "account:" + uid; }
+
+    static String settingsTopic(long uid) { return "settings:" + uid; }
+
+    /** Drops one UID's cached account and settings (or its settings alone), or everything for ChangeFeed.EVERYTHING. */
     void invalidate(String key) {
-        invalidations.incrementAndGet(); // before dropping: a load that raced this one will not be cached (see cacheable)
         if (ChangeFeed.EVERYTHING.equals(key)) {
+            everything.incrementAndGet(); // before dropping: a load that raced this one will not be cached (see find)
             accounts.invalidateAll();
             settings.invalidateAll();
             return;
         }
-        if (!key.startsWith("account:")) return;
-        long uid = Long.parseLong(key.substring("account:".length()));
-        accounts.invalidate(uid);
+        boolean account = key.startsWith("account:");
+        if (!account && !key.startsWith("settings:")) return;
+        long uid = Long.parseLong(key.substring(key.indexOf(':') + 1));
+        invalidations.incrementAndGet(stripe(uid));
+        if (account) accounts.invalidate(uid);
         settings.invalidate(uid);
     }
+
+    /**
+     * Counts invalidations, per stripe of UIDs and of everything. A value loaded from the database is cached only if
+     * none of its UID's happened while it was loaded: a load that read a row just before a write committed must not put
+     * the old value back after the write dropped it (D43).
+     */
+    private final java.util.concurrent.atomic.AtomicLongArray invalidations = new java.util.concurrent.atomic.AtomicLongArray(1024);
+    private final java.util.concurrent.atomic.AtomicLong everything = new java.util.concurrent.atomic.AtomicLong();
+
+    private static int stripe(long uid) { return (int) (uid ^ (uid >>> 32)) & 1023; }
+
+    /** A mark of the UID's invalidations so far; unchanged after a load means nothing invalidated it meanwhile. */
+    private long mark(long uid) { return invalidations.get(stripe(uid)) + everything.get(); }
 
     public Account create(NewAccount cmd) {
         long now = clock.millis();
@@ -119,25 +139,19 @@ public final class AccountService implements AutoCloseable {
             }
             store.insert(dsl, account);
             store.insertSettings(dsl, s);
-            changes.publish("account:" + uid);
+            changes.publish(accountTopic(uid));
             return null;
         });
         return account;
     }
 
-    /**
-     * Counts invalidations. A value loaded from the database is cached only if none happened while it was loaded: a
-     * load that read a row just before a write committed must not put the old value back after the write dropped it.
-     */
-    private final java.util.concurrent.atomic.AtomicLong invalidations = new java.util.concurrent.atomic.AtomicLong();
-
     public Optional<Account> find(long uid) {
         if (!cacheEnabled) return store.find(db.dsl(), uid);
         Account cached = accounts.getIfPresent(uid);
         if (cached != null) return Optional.of(cached);
-        long seen = invalidations.get();
+        long seen = mark(uid);
         Optional<Account> loaded = store.find(db.dsl(), uid);
-        if (invalidations.get() == seen) loaded.ifPresent(a -> accounts.put(uid, a));
+        if (mark(uid) == seen) loaded.ifPresent(a -> accounts.put(uid, a));
         return loaded;
     }
 
@@ -146,10 +160,10 @@ public final class AccountService implements AutoCloseable {
             AccountSettings cached = settings.getIfPresent(uid);
             if (cached != null) return cached;
         }
-        long seen = invalidations.get();
+        long seen = mark(uid);
         AccountSettings loaded = store.settings(db.dsl(), uid)
                 .orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, uid));
-        if (cacheEnabled && invalidations.get() == seen) settings.put(uid, loaded);
+        if (cacheEnabled && mark(uid) == seen) settings.put(uid, loaded);
         return loaded;
     }
 

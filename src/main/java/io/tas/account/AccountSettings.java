@@ -31,6 +31,11 @@ public record AccountSettings(
 
     public record CoinConfig(String coin, BigDecimal leverage) {}
 
+    /** The order of symbolConfigList and coinConfigList on the wire (by Java's string order, whatever the database's collation). */
+    static final java.util.Comparator<SymbolConfig> SYMBOL_ORDER =
+            java.util.Comparator.comparing((SymbolConfig c) -> c.category().wire()).thenComparing(SymbolConfig::symbol);
+    static final java.util.Comparator<CoinConfig> COIN_ORDER = java.util.Comparator.comparing(CoinConfig::coin);
+
     /** §4.1.2 when a contract was never configured: 10x, or the contract's maximum when that is lower. */
     public static final BigDecimal DEFAULT_LEVERAGE = BigDecimal.TEN;
 
@@ -46,7 +51,7 @@ public record AccountSettings(
     public AccountSettings with(SymbolConfig config) {
         List<SymbolConfig> next = new java.util.ArrayList<>(symbolConfigs.stream().filter(c -> !c.sameKey(config.category(), config.symbol())).toList());
         next.add(config);
-        next.sort(java.util.Comparator.comparing((SymbolConfig c) -> c.category().wire()).thenComparing(SymbolConfig::symbol));
+        next.sort(SYMBOL_ORDER);
         return new AccountSettings(uid, accountMode, accountLevel, assetMode, holdMode, stpMode, deltaSwitch, repayMode, deduct, List.copyOf(next), coinConfigs);
     }
 
@@ -54,7 +59,7 @@ public record AccountSettings(
     public AccountSettings with(CoinConfig config) {
         List<CoinConfig> next = new java.util.ArrayList<>(coinConfigs.stream().filter(c -> !c.coin().equals(config.coin())).toList());
         next.add(config);
-        next.sort(java.util.Comparator.comparing(CoinConfig::coin));
+        next.sort(COIN_ORDER);
         return new AccountSettings(uid, accountMode, accountLevel, assetMode, holdMode, stpMode, deltaSwitch, repayMode, deduct, symbolConfigs, List.copyOf(next));
     }
 

@@ -45,21 +45,21 @@ final class AccountStore {
                 .set(ACCOUNT_SETTINGS.DEDUCT, s.deduct().name())
                 .set(ACCOUNT_SETTINGS.VERSION, 0L)
                 .execute();
-        insertConfigs(dsl, List.of(s), true, true);
+        insertConfigs(dsl, List.of(s));
     }
 
     /** The configuration rows of the given settings, one prepared batch per table. */
-    private static void insertConfigs(DSLContext dsl, List<AccountSettings> all, boolean symbols, boolean coins) {
+    private static void insertConfigs(DSLContext dsl, List<AccountSettings> all) {
         var symbolRows = dsl.batch(dsl.insertInto(SYMBOL_CONFIG, SYMBOL_CONFIG.UID, SYMBOL_CONFIG.CATEGORY, SYMBOL_CONFIG.SYMBOL,
                 SYMBOL_CONFIG.MARGIN_MODE, SYMBOL_CONFIG.LEVERAGE, SYMBOL_CONFIG.SHORT_LEVERAGE).values((Long) null, null, null, null, null, null));
         var coinRows = dsl.batch(dsl.insertInto(COIN_CONFIG, COIN_CONFIG.UID, COIN_CONFIG.COIN, COIN_CONFIG.LEVERAGE).values((Long) null, null, null));
         int symbolCount = 0, coinCount = 0;
         for (AccountSettings s : all) {
-            if (symbols) for (SymbolConfig c : s.symbolConfigs()) {
+            for (SymbolConfig c : s.symbolConfigs()) {
                 symbolRows.bind(s.uid(), c.category().wire(), c.symbol(), c.marginMode().name(), c.longLeverage(), c.shortLeverage());
                 symbolCount++;
             }
-            if (coins) for (CoinConfig c : s.coinConfigs()) {
+            for (CoinConfig c : s.coinConfigs()) {
                 coinRows.bind(s.uid(), c.coin(), c.leverage());
                 coinCount++;
             }
@@ -69,30 +69,56 @@ final class AccountStore {
     }
 
     /**
-     * Locks the accounts' rows for this transaction, in uid order (no deadlocks). Every write of an account's settings
-     * or positions takes this lock first (position opens take it through AccountService.lock), so what is decided under it
-     * stays true until the commit.
+     * Locks the accounts' settings rows for this transaction, in uid order (no deadlocks), and returns them. Every write
+     * of an account's settings or positions takes this lock first (position opens through AccountService.lock), so what
+     * is decided under it stays true until the commit. PostgreSQL's FOR NO KEY UPDATE leaves key-share locks alone.
      */
-    void lock(DSLContext dsl, java.util.Collection<Long> uids) {
-        var select = dsl.select(ACCOUNT.UID).from(ACCOUNT).where(ACCOUNT.UID.in(uids)).orderBy(ACCOUNT.UID);
-        (dsl.dialect() == org.jooq.SQLDialect.POSTGRES ? select.forNoKeyUpdate() : select.forUpdate()).fetch();
+    java.util.Map<Long, io.tas.store.generated.tables.records.AccountSettingsRecord> lock(DSLContext dsl, java.util.Collection<Long> uids) {
+        var select = dsl.selectFrom(ACCOUNT_SETTINGS).where(ACCOUNT_SETTINGS.UID.in(uids)).orderBy(ACCOUNT_SETTINGS.UID);
+        java.util.Map<Long, io.tas.store.generated.tables.records.AccountSettingsRecord> rows = new java.util.HashMap<>();
+        (dsl.dialect() == org.jooq.SQLDialect.POSTGRES ? select.forNoKeyUpdate() : select.forUpdate()).forEach(r -> rows.put(r.getUid(), r));
+        return rows;
     }
 
-    /** The settings of several accounts, three statements whatever their number. */
-    java.util.Map<Long, AccountSettings> settingsOf(DSLContext dsl, java.util.Collection<Long> uids) {
+    /** Locks the accounts (as lock) and reads their settings: two statements whatever their number. */
+    java.util.Map<Long, AccountSettings> lockSettings(DSLContext dsl, java.util.Collection<Long> uids) {
+        var rows = lock(dsl, uids);
         java.util.Map<Long, List<SymbolConfig>> symbols = new java.util.HashMap<>();
-        dsl.selectFrom(SYMBOL_CONFIG).where(SYMBOL_CONFIG.UID.in(uids)).orderBy(SYMBOL_CONFIG.CATEGORY, SYMBOL_CONFIG.SYMBOL)
-                .forEach(r -> symbols.computeIfAbsent(r.getUid(), u -> new java.util.ArrayList<>()).add(toSymbolConfig(r)));
         java.util.Map<Long, List<CoinConfig>> coins = new java.util.HashMap<>();
-        dsl.selectFrom(COIN_CONFIG).where(COIN_CONFIG.UID.in(uids)).orderBy(COIN_CONFIG.COIN)
-                .forEach(r -> coins.computeIfAbsent(r.getUid(), u -> new java.util.ArrayList<>()).add(new CoinConfig(r.getCoin(), r.getLeverage())));
+        // Both lists in one round trip: coin rows carry the category COIN, which no contract has.
+        var coinRows = dsl.select(COIN_CONFIG.UID, org.jooq.impl.DSL.inline(COIN_ROW).as("category"), COIN_CONFIG.COIN,
+                        org.jooq.impl.DSL.inline("").as("margin_mode"), COIN_CONFIG.LEVERAGE, COIN_CONFIG.LEVERAGE.as("short_leverage"))
+                .from(COIN_CONFIG).where(COIN_CONFIG.UID.in(uids));
+        dsl.select(SYMBOL_CONFIG.UID, SYMBOL_CONFIG.CATEGORY, SYMBOL_CONFIG.SYMBOL, SYMBOL_CONFIG.MARGIN_MODE, SYMBOL_CONFIG.LEVERAGE,
+                        SYMBOL_CONFIG.SHORT_LEVERAGE).from(SYMBOL_CONFIG).where(SYMBOL_CONFIG.UID.in(uids))
+                .unionAll(coinRows)
+                .forEach(r -> {
+                    if (r.value2().equals(COIN_ROW)) {
+                        coins.computeIfAbsent(r.value1(), u -> new java.util.ArrayList<>()).add(new CoinConfig(r.value3(), r.value5()));
+                    } else {
+                        symbols.computeIfAbsent(r.value1(), u -> new java.util.ArrayList<>()).add(new SymbolConfig(Category.fromWire(r.value2()),
+                                r.value3(), MarginMode.valueOf(r.value4()), r.value5(), r.value6()));
+                    }
+                });
         java.util.Map<Long, AccountSettings> out = new java.util.HashMap<>();
-        dsl.selectFrom(ACCOUNT_SETTINGS).where(ACCOUNT_SETTINGS.UID.in(uids)).forEach(row -> out.put(row.getUid(),
-                toSettings(row, List.copyOf(symbols.getOrDefault(row.getUid(), List.of())), List.copyOf(coins.getOrDefault(row.getUid(), List.of())))));
+        rows.forEach((uid, row) -> out.put(uid, toSettings(row,
+                sorted(symbols.get(uid), AccountSettings.SYMBOL_ORDER), sorted(coins.get(uid), AccountSettings.COIN_ORDER))));
         return out;
     }
 
-    /** Writes what changed between before and after of each account: the settings row, and a list replaced whole. */
+    private static final String COIN_ROW = "COIN";
+
+    private static <T> List<T> sorted(List<T> items, java.util.Comparator<T> order) {
+        if (items == null) return List.of();
+        items.sort(order);
+        return List.copyOf(items);
+    }
+
+    /**
+     * Writes what changed between before and after of each account, in one prepared batch per kind of statement: the
+     * settings row when one of its values changed; each contract or coin configuration that is new (insert), changed
+     * (update) or gone (delete).
+     */
     void update(DSLContext dsl, List<AccountSettings> before, List<AccountSettings> after) {
         var rows = dsl.batch(dsl.update(ACCOUNT_SETTINGS)
                 .set(ACCOUNT_SETTINGS.ACCOUNT_MODE, (String) null).set(ACCOUNT_SETTINGS.ACCOUNT_LEVEL, (String) null)
@@ -100,23 +126,47 @@ final class AccountStore {
                 .set(ACCOUNT_SETTINGS.DELTA_SWITCH, (String) null).set(ACCOUNT_SETTINGS.REPAY_MODE, (String) null)
                 .set(ACCOUNT_SETTINGS.DEDUCT, (String) null).set(ACCOUNT_SETTINGS.VERSION, ACCOUNT_SETTINGS.VERSION.plus(org.jooq.impl.DSL.inline(1L)))
                 .where(ACCOUNT_SETTINGS.UID.eq((Long) null)));
-        List<AccountSettings> symbolsChanged = new java.util.ArrayList<>(), coinsChanged = new java.util.ArrayList<>();
-        int rowCount = 0;
+        var symbolInserts = dsl.batch(dsl.insertInto(SYMBOL_CONFIG, SYMBOL_CONFIG.MARGIN_MODE, SYMBOL_CONFIG.LEVERAGE, SYMBOL_CONFIG.SHORT_LEVERAGE,
+                SYMBOL_CONFIG.UID, SYMBOL_CONFIG.CATEGORY, SYMBOL_CONFIG.SYMBOL).values((String) null, null, null, null, null, null));
+        var symbolUpdates = dsl.batch(dsl.update(SYMBOL_CONFIG).set(SYMBOL_CONFIG.MARGIN_MODE, (String) null)
+                .set(SYMBOL_CONFIG.LEVERAGE, (java.math.BigDecimal) null).set(SYMBOL_CONFIG.SHORT_LEVERAGE, (java.math.BigDecimal) null)
+                .where(SYMBOL_CONFIG.UID.eq((Long) null)).and(SYMBOL_CONFIG.CATEGORY.eq((String) null)).and(SYMBOL_CONFIG.SYMBOL.eq((String) null)));
+        var symbolDeletes = dsl.batch(dsl.deleteFrom(SYMBOL_CONFIG)
+                .where(SYMBOL_CONFIG.UID.eq((Long) null)).and(SYMBOL_CONFIG.CATEGORY.eq((String) null)).and(SYMBOL_CONFIG.SYMBOL.eq((String) null)));
+        var coinInserts = dsl.batch(dsl.insertInto(COIN_CONFIG, COIN_CONFIG.LEVERAGE, COIN_CONFIG.UID, COIN_CONFIG.COIN).values((java.math.BigDecimal) null, null, null));
+        var coinUpdates = dsl.batch(dsl.update(COIN_CONFIG).set(COIN_CONFIG.LEVERAGE, (java.math.BigDecimal) null)
+                .where(COIN_CONFIG.UID.eq((Long) null)).and(COIN_CONFIG.COIN.eq((String) null)));
+        var coinDeletes = dsl.batch(dsl.deleteFrom(COIN_CONFIG).where(COIN_CONFIG.UID.eq((Long) null)).and(COIN_CONFIG.COIN.eq((String) null)));
+        int[] counts = new int[7];
         for (int i = 0; i < after.size(); i++) {
             AccountSettings b = before.get(i), a = after.get(i);
+            long uid = a.uid();
             if (!a.withoutLists().equals(b.withoutLists())) {
                 rows.bind(a.accountMode().name(), a.accountLevel().name(), a.holdMode().name(), a.stpMode().name(),
-                        a.deltaSwitch().name(), a.repayMode().name(), a.deduct().name(), a.uid());
-                rowCount++;
+                        a.deltaSwitch().name(), a.repayMode().name(), a.deduct().name(), uid);
+                counts[0]++;
             }
-            if (!a.symbolConfigs().equals(b.symbolConfigs())) symbolsChanged.add(a);
-            if (!a.coinConfigs().equals(b.coinConfigs())) coinsChanged.add(a);
+            for (SymbolConfig c : a.symbolConfigs()) {
+                var old = b.symbolConfig(c.category(), c.symbol());
+                if (old.isPresent() && old.get().equals(c)) continue;
+                (old.isPresent() ? symbolUpdates : symbolInserts).bind(c.marginMode().name(), c.longLeverage(), c.shortLeverage(), uid, c.category().wire(), c.symbol());
+                counts[old.isPresent() ? 2 : 1]++;
+            }
+            for (SymbolConfig c : b.symbolConfigs()) {
+                if (a.symbolConfig(c.category(), c.symbol()).isEmpty()) { symbolDeletes.bind(uid, c.category().wire(), c.symbol()); counts[3]++; }
+            }
+            for (CoinConfig c : a.coinConfigs()) {
+                var old = b.coinConfig(c.coin());
+                if (old.isPresent() && old.get().equals(c)) continue;
+                (old.isPresent() ? coinUpdates : coinInserts).bind(c.leverage(), uid, c.coin());
+                counts[old.isPresent() ? 5 : 4]++;
+            }
+            for (CoinConfig c : b.coinConfigs()) {
+                if (a.coinConfig(c.coin()).isEmpty()) { coinDeletes.bind(uid, c.coin()); counts[6]++; }
+            }
         }
-        if (rowCount > 0) rows.execute();
-        if (!symbolsChanged.isEmpty()) dsl.deleteFrom(SYMBOL_CONFIG).where(SYMBOL_CONFIG.UID.in(symbolsChanged.stream().map(AccountSettings::uid).toList())).execute();
-        if (!coinsChanged.isEmpty()) dsl.deleteFrom(COIN_CONFIG).where(COIN_CONFIG.UID.in(coinsChanged.stream().map(AccountSettings::uid).toList())).execute();
-        insertConfigs(dsl, symbolsChanged, true, false);
-        insertConfigs(dsl, coinsChanged, false, true);
+        var batches = List.of(rows, symbolInserts, symbolUpdates, symbolDeletes, coinInserts, coinUpdates, coinDeletes);
+        for (int k = 0; k < batches.size(); k++) if (counts[k] > 0) batches.get(k).execute();
     }
 
     private static SymbolConfig toSymbolConfig(io.tas.store.generated.tables.records.SymbolConfigRecord r) {
@@ -139,11 +189,10 @@ final class AccountStore {
     Optional<AccountSettings> settings(DSLContext dsl, long uid) {
         var row = dsl.selectFrom(ACCOUNT_SETTINGS).where(ACCOUNT_SETTINGS.UID.eq(uid)).fetchOne();
         if (row == null) return Optional.empty();
-        List<SymbolConfig> symbols = dsl.selectFrom(SYMBOL_CONFIG).where(SYMBOL_CONFIG.UID.eq(uid))
-                .orderBy(SYMBOL_CONFIG.CATEGORY, SYMBOL_CONFIG.SYMBOL).fetch(AccountStore::toSymbolConfig);
-        List<CoinConfig> coins = dsl.selectFrom(COIN_CONFIG).where(COIN_CONFIG.UID.eq(uid)).orderBy(COIN_CONFIG.COIN)
-                .fetch(r -> new CoinConfig(r.getCoin(), r.getLeverage()));
-        return Optional.of(toSettings(row, symbols, coins));
+        List<SymbolConfig> symbols = dsl.selectFrom(SYMBOL_CONFIG).where(SYMBOL_CONFIG.UID.eq(uid)).fetch(AccountStore::toSymbolConfig);
+        List<CoinConfig> coins = dsl.selectFrom(COIN_CONFIG).where(COIN_CONFIG.UID.eq(uid)).fetch(r -> new CoinConfig(r.getCoin(), r.getLeverage()));
+        return Optional.of(toSettings(row, sorted(new java.util.ArrayList<>(symbols), AccountSettings.SYMBOL_ORDER),
+                sorted(new java.util.ArrayList<>(coins), AccountSettings.COIN_ORDER)));
     }
 
     private static AccountSettings toSettings(io.tas.store.generated.tables.records.AccountSettingsRecord row,

@@ -20,6 +20,9 @@ public sealed interface SettingsChange {
     /** The settings after the change, or an ApiException when it is refused. */
     AccountSettings apply(AccountSettings now, Exposure exposure);
 
+    /** Whether apply reads the exposure (a batch without such a change does not read it). */
+    default boolean needsExposure() { return false; }
+
     /** What an account holds that constrains its settings: open contracts, and orders still pending. */
     record Exposure(java.util.Set<String> openContracts, int pendingOrders) {
         public static final Exposure NONE = new Exposure(java.util.Set.of(), 0);
@@ -48,6 +51,9 @@ public sealed interface SettingsChange {
             // Resolved against the configuration current under the lock: a side the request leaves out keeps its value.
             return now.with(resolve.apply(now.symbolConfig(category, symbol)));
         }
+
+        @Override
+        public boolean needsExposure() { return !positionsMoved; }
     }
 
     /** Thrown by SetContractLeverage: the change needs the positions' path (it is not a client error). */
@@ -69,6 +75,9 @@ public sealed interface SettingsChange {
             if (!exposure.openContracts().isEmpty() || exposure.pendingOrders() > 0) throw new ApiException(ErrorCode.POSITION_MODE_SWITCH_UNSUPPORTED);
             return now.withHoldMode(mode);
         }
+
+        @Override
+        public boolean needsExposure() { return true; }
     }
 
     /** §4.1 switch-deduct. */

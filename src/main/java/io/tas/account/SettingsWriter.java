@@ -54,9 +54,8 @@ public final class SettingsWriter implements AutoCloseable {
     private List<Outcome<?>> decideAndWrite(org.jooq.DSLContext dsl, List<SettingsChange> batch) {
         SortedSet<Long> uids = new TreeSet<>();
         batch.forEach(c -> uids.add(c.uid()));
-        store.lock(dsl, uids);
-        Map<Long, AccountSettings> now = store.settingsOf(dsl, uids);
-        Map<Long, SettingsChange.Exposure> held = exposure.of(dsl, uids);
+        Map<Long, AccountSettings> now = store.lockSettings(dsl, uids);
+        Map<Long, SettingsChange.Exposure> held = batch.stream().anyMatch(SettingsChange::needsExposure) ? exposure.of(dsl, uids) : Map.of();
         List<Outcome<?>> outcomes = new ArrayList<>(batch.size());
         Map<Long, AccountSettings> before = new LinkedHashMap<>(), after = new LinkedHashMap<>();
         for (SettingsChange c : batch) {
@@ -77,7 +76,7 @@ public final class SettingsWriter implements AutoCloseable {
         List<Long> changed = after.keySet().stream().filter(u -> !after.get(u).equals(before.get(u))).toList();
         if (!changed.isEmpty()) {
             store.update(dsl, changed.stream().map(before::get).toList(), changed.stream().map(after::get).toList());
-            changes.publishAll(changed.stream().map(u -> "account:" + u).toList());
+            changes.publishAll(changed.stream().map(AccountService::settingsTopic).toList());
         }
         return outcomes;
     }
