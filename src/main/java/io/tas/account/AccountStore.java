@@ -98,4 +98,27 @@ final class AccountStore {
                 a.getInviterId(), a.getChannelCode(), a.getChannel(), a.getRealityAllowed(),
                 a.getCreatedTime(), a.getUpdatedTime());
     }
+
+    // --- account switch (issue 8, spec §3.1): the account's change lock, its kind, its settings' accountMode
+
+    /**
+     * The account row, read fresh and locked for this transaction: the same lock a position open takes (lock order:
+     * account, then position, then balance rows; PostgreSQL's FOR NO KEY UPDATE leaves foreign-key checks alone).
+     */
+    Optional<Account> lockForChange(DSLContext dsl, long uid) {
+        var select = dsl.selectFrom(ACCOUNT).where(ACCOUNT.UID.eq(uid));
+        return (dsl.dialect() == org.jooq.SQLDialect.POSTGRES ? select.forNoKeyUpdate() : select.forUpdate())
+                .fetchOptional().map(AccountStore::toAccount);
+    }
+
+    void updateKind(DSLContext dsl, long uid, AccountKind kind, long now) {
+        dsl.update(ACCOUNT).set(ACCOUNT.ACCOUNT_KIND, kind.name()).set(ACCOUNT.UPDATED_TIME, now)
+                .where(ACCOUNT.UID.eq(uid)).execute();
+    }
+
+    void updateAccountMode(DSLContext dsl, long uid, AccountMode mode) {
+        dsl.update(ACCOUNT_SETTINGS).set(ACCOUNT_SETTINGS.ACCOUNT_MODE, mode.name())
+                .set(ACCOUNT_SETTINGS.VERSION, ACCOUNT_SETTINGS.VERSION.plus(1L))
+                .where(ACCOUNT_SETTINGS.UID.eq(uid)).execute();
+    }
 }
