@@ -35,7 +35,7 @@ public final class Database implements AutoCloseable {
     /** The node's own connection for its lease heartbeat: never in line behind requests (D30, D36). */
     static final int CONTROL_CONNECTIONS = 1;
     /** Connections of the job scheduler (db-scheduler polls, picks and heartbeats on them; a job's own work uses tx()). */
-    public static final int JOB_CONNECTIONS = 3;
+    public static final int JOB_CONNECTIONS = 2;
     /** How long a caller waits for a connection before the request fails (HikariCP's default). */
     static final long CONNECTION_TIMEOUT_MS = 30_000;
 
