@@ -9,6 +9,12 @@ import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.tas.account.AccountRoutes;
 import io.tas.account.AccountService;
+import io.tas.accountswitch.AccountSwitchRoutes;
+import io.tas.accountswitch.AccountSwitchService;
+import io.tas.accountswitch.SwitchCheck;
+import io.tas.accountswitch.SwitchConfig;
+import io.tas.admin.SandboxClock;
+import io.tas.admin.SandboxControls;
 import io.tas.admin.AdminRoutes;
 import io.tas.admin.Provisioning;
 import io.tas.auth.ApiKeyService;
@@ -17,6 +23,8 @@ import io.tas.auth.SecretCipher;
 import io.tas.config.Config;
 import io.tas.http.RequestPipeline;
 import io.tas.http.Routes;
+import io.tas.jobs.Jobs;
+import io.tas.jobs.JobsConfig;
 import io.tas.market.MarketRoutes;
 import io.tas.market.MarketService;
 import io.tas.market.PriceService;
@@ -58,11 +66,14 @@ public final class App implements AutoCloseable {
 
     private final ChangeFeed changes;
     private final NodeLease lease;
+    private final Jobs jobs;
 
-    private App(Database db, NodeLease lease, ChangeFeed changes, WebServer server, Provisioning provisioning, Routes routes, Services services) {
+    private App(Database db, NodeLease lease, ChangeFeed changes, Jobs jobs, WebServer server, Provisioning provisioning, Routes routes,
+                Services services) {
         this.db = db;
         this.lease = lease;
         this.changes = changes;
+        this.jobs = jobs;
         this.server = server;
         this.provisioning = provisioning;
         this.routes = routes;
@@ -101,17 +112,25 @@ public final class App implements AutoCloseable {
             DeltaNeutral deltaNeutral = new DeltaNeutral(db, ledger, market, prices, positions, DeltaNeutral.Config.fromEnv(System.getenv()));
             SmallAssetConversion conversion = new SmallAssetConversion(db, clock, ids, ledger, prices, ConvertConfig.fromEnv(System.getenv()));
             MaxWithdrawal maxWithdrawal = new MaxWithdrawal(db, ledger, prices, positions);
+            Jobs jobs = new Jobs(db, clock, JobsConfig.fromEnv(System.getenv()), "tas-node-" + lease.nodeId());
+            opened.push(jobs);
+            // Pending orders join these checks once order tables exist (SwitchCheck).
+            AccountSwitchService switches = new AccountSwitchService(db, clock, accounts, ledger, jobs,
+                    SwitchConfig.fromEnv(System.getenv()), List.of(SwitchCheck.openPositions(positions)));
             RateLimiter limiter = new RateLimiter(config.rateLimitsEnabled(), clock);
             edgeMetrics(metrics, keys, limiter);
 
-            Routes routes = routes(features(accounts, market, conversion, loans, maxWithdrawal, leverage, deltaNeutral));
-            RequestPipeline pipeline = new RequestPipeline(routes, new Authenticator(keys, accounts, clock, config.timestampWindow()),
+            Routes routes = routes(features(accounts, market, conversion, loans, maxWithdrawal, leverage, deltaNeutral, switches));
+            // A sandbox clock moved forward moves domain time, not the clocks clients sign with (SandboxClock).
+            Clock signatures = clock instanceof SandboxClock sandboxClock ? sandboxClock.machine() : clock;
+            RequestPipeline pipeline = new RequestPipeline(routes, new Authenticator(keys, accounts, signatures, config.timestampWindow()),
                     accounts, limiter, clock, config.maxBodyBytes(), metrics);
             Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions);
             AdminRoutes admin = new AdminRoutes(provisioning, keys, config.adminToken(), clock, metrics,
-                    config.adminMaxBodyBytes(), config.seedMaxBytes());
+                    config.adminMaxBodyBytes(), config.seedMaxBytes(), new SandboxControls(config.sandbox(), clock, jobs));
             changes.start(); // every subscriber is registered by now
             beforeListen.accept(provisioning);
+            jobs.start(); // after the migrations (Database.open) and any reset or seed: due jobs run from here on
 
             WebServer server = WebServer.builder()
                     .host(config.host())
@@ -127,7 +146,7 @@ public final class App implements AutoCloseable {
                 throw new IllegalStateException("could not listen on the API address " + config.host() + ":" + config.port()
                         + " or the admin address " + config.adminHost() + ":" + config.adminPort() + " (a port in use?); the log above says why");
             }
-            return new App(db, lease, changes, server, provisioning, routes, new Services(ledger, conversion, positions, loans, maxWithdrawal, ids, accounts));
+            return new App(db, lease, changes, jobs, server, provisioning, routes, new Services(ledger, conversion, positions, loans, maxWithdrawal, ids, accounts));
         } catch (RuntimeException e) {
             while (!opened.isEmpty()) {
                 try {
@@ -154,15 +173,16 @@ public final class App implements AutoCloseable {
 
     /** Every feature of the API; a new feature is one entry here plus its catalog rows. */
     static List<Routes.Feature> features(AccountService accounts, MarketService market, SmallAssetConversion conversion,
-                                         LoanService loans, MaxWithdrawal maxWithdrawal, LeverageService leverage, DeltaNeutral deltaNeutral) {
+                                         LoanService loans, MaxWithdrawal maxWithdrawal, LeverageService leverage, DeltaNeutral deltaNeutral,
+                                         AccountSwitchService switches) {
         return List.of(new AccountRoutes(accounts), new SubAccountRoutes(accounts), new MarketRoutes(market),
                 new ConvertRoutes(conversion), new LoanRoutes(loans), new RiskRoutes(maxWithdrawal, deltaNeutral),
-                new LeverageRoutes(leverage));
+                new LeverageRoutes(leverage), new AccountSwitchRoutes(switches));
     }
 
     /** Which rows have handlers, without starting anything (for the inventory). */
     public static Routes productionRoutes() {
-        return routes(features(null, null, null, null, null, null, null));
+        return routes(features(null, null, null, null, null, null, null, null));
     }
 
     /** The production routing: every feature registers its rows. */
@@ -185,12 +205,16 @@ public final class App implements AutoCloseable {
 
     public Services services() { return services; }
 
+    /** The durable jobs of this node (db-scheduler), for in-process callers such as tests. */
+    public Jobs jobs() { return jobs; }
+
     /** The database, for in-process callers such as tests. */
     public Database database() { return db; }
 
     @Override
     public void close() {
         server.stop();
+        jobs.close(); // running jobs finish (or are given up) while the database is still open
         services.ledger().close();
         services.accounts().close();
         changes.close();

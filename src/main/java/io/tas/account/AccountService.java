@@ -183,4 +183,37 @@ public final class AccountService implements AutoCloseable {
         invalidate(ChangeFeed.EVERYTHING);
         db.tx(dsl -> { changes.publish(ChangeFeed.EVERYTHING); return null; });
     }
+
+    // --- account switch (issue 8, spec §3.1). Writes join the caller's transaction and publish the UID there, so
+    // every PostgreSQL node drops its cached entry on commit; the caller then calls dropCached for this node.
+
+    /** Locks the account for a change of its kind or mode and reads it fresh (never from the cache); inside a transaction. */
+    public Optional<Account> lockForChange(long uid) {
+        if (!db.inTransaction()) throw new IllegalStateException("the account lock is taken inside a transaction");
+        return store.lockForChange(db.dsl(), uid);
+    }
+
+    /** §2.3 accountMode. */
+    public void setAccountMode(long uid, AccountEnums.AccountMode mode) {
+        write(uid, dsl -> store.updateAccountMode(dsl, uid, mode));
+    }
+
+    /** Which API family the account uses (DESIGN: account kinds): UNIFIED rows are v3, CLASSIC rows v2. */
+    public void setKind(long uid, AccountEnums.AccountKind kind) {
+        long now = clock.millis();
+        write(uid, dsl -> store.updateKind(dsl, uid, kind, now));
+    }
+
+    /** Drops this node's cached account and settings of uid: call after the commit of a change made in a transaction. */
+    public void dropCached(long uid) { invalidate(accountTopic(uid)); }
+
+    private void write(long uid, java.util.function.Consumer<org.jooq.DSLContext> change) {
+        boolean joined = db.inTransaction();
+        db.tx(dsl -> {
+            change.accept(dsl);
+            changes.publish(accountTopic(uid));
+            return null;
+        });
+        if (!joined) dropCached(uid); // committed: on its own, the change is visible to this node's readers at once
+    }
 }

@@ -211,4 +211,26 @@ final class AccountStore {
                 a.getInviterId(), a.getChannelCode(), a.getChannel(), a.getRealityAllowed(),
                 a.getCreatedTime(), a.getUpdatedTime());
     }
+
+    // --- account switch (issue 8, spec §3.1): the account's change lock, its kind, its settings' accountMode
+
+    /**
+     * The account, read fresh, under the account's lock for this transaction: the lock position writes and settings
+     * changes take too (lock order: account, then positions, then balance rows).
+     */
+    Optional<Account> lockForChange(DSLContext dsl, long uid) {
+        lock(dsl, List.of(uid));
+        return find(dsl, uid);
+    }
+
+    void updateKind(DSLContext dsl, long uid, AccountKind kind, long now) {
+        dsl.update(ACCOUNT).set(ACCOUNT.ACCOUNT_KIND, kind.name()).set(ACCOUNT.UPDATED_TIME, now)
+                .where(ACCOUNT.UID.eq(uid)).execute();
+    }
+
+    void updateAccountMode(DSLContext dsl, long uid, AccountMode mode) {
+        dsl.update(ACCOUNT_SETTINGS).set(ACCOUNT_SETTINGS.ACCOUNT_MODE, mode.name())
+                .set(ACCOUNT_SETTINGS.VERSION, ACCOUNT_SETTINGS.VERSION.plus(org.jooq.impl.DSL.inline(1L)))
+                .where(ACCOUNT_SETTINGS.UID.eq(uid)).execute();
+    }
 }

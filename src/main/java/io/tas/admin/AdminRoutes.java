@@ -26,11 +26,13 @@ public final class AdminRoutes {
     private final ApiKeyService keys;
     private final AdminHttp http;
     private final PrometheusMeterRegistry metrics;
+    private final SandboxControls sandbox;
 
     /** maxBodyBytes caps every admin body but seeds, which are operator files and capped by seedMaxBytes (D28). */
     public AdminRoutes(Provisioning provisioning, ApiKeyService keys, String token, java.time.Clock clock, PrometheusMeterRegistry metrics,
-                       int maxBodyBytes, int seedMaxBytes) {
+                       int maxBodyBytes, int seedMaxBytes, SandboxControls sandbox) {
         this.provisioning = provisioning;
+        this.sandbox = sandbox;
         this.keys = keys;
         this.http = new AdminHttp(token, clock, maxBodyBytes, seedMaxBytes);
         this.metrics = metrics;
@@ -66,6 +68,7 @@ public final class AdminRoutes {
         }));
         r.post("/admin/v1/tickers", http.guarded(req -> provisioning.putTicker(http.read(req, SeedTicker.class)).symbol()));
         new MoneyAdminRoutes(provisioning, http).register(r);
+        new SandboxAdminRoutes(sandbox, http).register(r);
         r.any((req, res) -> http.send(res, 400, ErrorCode.URL_NOT_FOUND.code(), ErrorCode.URL_NOT_FOUND.message()));
     }
 

@@ -21,7 +21,8 @@ import java.util.concurrent.Callable;
                 AdminCommand.CreateKey.class, AdminCommand.RevokeKey.class, AdminCommand.SetTicker.class,
                 AdminCommand.SetInstrument.class, AdminCommand.LoanTerms.class, AdminCommand.Deposit.class,
                 AdminCommand.Adjust.class, AdminCommand.Borrow.class, AdminCommand.OpenPosition.class,
-                AdminCommand.Balances.class, AdminCommand.LedgerCheck.class})
+                AdminCommand.Balances.class, AdminCommand.LedgerCheck.class, AdminCommand.ClockAdvance.class,
+                AdminCommand.RunDue.class})
 public final class AdminCommand {
     @Spec CommandSpec spec;
     @Option(names = "--admin-url", defaultValue = "${env:TAS_ADMIN_URL:-http://127.0.0.1:8081}") String adminUrl;
@@ -134,5 +135,22 @@ public final class AdminCommand {
     static final class LedgerCheck implements Callable<Integer> {
         @ParentCommand AdminCommand admin;
         public Integer call() throws Exception { return admin.send("GET", "/admin/v1/ledger/check", "application/json", null); }
+    }
+
+    @Command(name = "clock-advance", description = "Move a sandbox's clock forward by MS milliseconds (e.g. 60000 finishes an account switch); --run-due then runs the jobs that are due.")
+    static final class ClockAdvance implements Callable<Integer> {
+        @ParentCommand AdminCommand admin;
+        @Parameters(description = "milliseconds, 1 to 10 years") long ms;
+        @Option(names = "--run-due", description = "run the jobs due at the new time before returning") boolean runDue;
+        public Integer call() throws Exception {
+            int exit = admin.send("POST", "/admin/v1/sandbox/clock/advance", "application/json", "{\"ms\":" + ms + "}");
+            return exit != 0 || !runDue ? exit : admin.send("POST", "/admin/v1/jobs/run-due", "application/json", null);
+        }
+    }
+
+    @Command(name = "run-due", description = "Run the jobs that are due now (e.g. an account switch) instead of at the next poll.")
+    static final class RunDue implements Callable<Integer> {
+        @ParentCommand AdminCommand admin;
+        public Integer call() throws Exception { return admin.send("POST", "/admin/v1/jobs/run-due", "application/json", null); }
     }
 }

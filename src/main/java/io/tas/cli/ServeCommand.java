@@ -57,7 +57,9 @@ public final class ServeCommand implements Callable<Integer> {
 
     static App start(Config config, String seed, boolean reset) throws Exception {
         SeedFile seedFile = seed == null ? null : SeedFile.load(seed); // a bad file fails before the database opens
-        return App.start(config, Clock.systemUTC(), p -> {
+        // A sandbox runs on a clock the admin API can move forward (tas admin clock-advance); a service on the system's.
+        Clock clock = config.sandbox() ? new io.tas.admin.SandboxClock() : Clock.systemUTC();
+        return App.start(config, clock, p -> {
             if (reset) p.reset();
             if (seedFile != null && p.isEmpty()) p.apply(seedFile);
         });

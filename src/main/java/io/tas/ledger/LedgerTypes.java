@@ -14,9 +14,11 @@ public final class LedgerTypes {
 
     /**
      * The system side of every movement (double entry): where the value came from or went to. insurance covers
-     * a loss that an account without borrowing (classic) cannot pay when its position is closed.
+     * a loss that an account without borrowing (classic) cannot pay when its position is closed. transfer carries
+     * value between two of one user's accounts (the account switch moves unified balances to spot): its rows of one
+     * transaction sum to zero per coin.
      */
-    public enum Counter { deposit, withdrawal, adjustment, conversion, fee, margin, pnl, funding, loan, insurance }
+    public enum Counter { deposit, withdrawal, adjustment, conversion, fee, margin, pnl, funding, loan, insurance, transfer }
 
     private static final java.util.regex.Pattern COIN = java.util.regex.Pattern.compile("[A-Z0-9]{1,16}");
 

@@ -34,12 +34,15 @@ public final class Database implements AutoCloseable {
     public static final int WRITER_CONNECTIONS = 2;
     /** The node's own connection for its lease heartbeat: never in line behind requests (D30, D36). */
     static final int CONTROL_CONNECTIONS = 1;
+    /** Connections of the job scheduler (db-scheduler polls, picks and heartbeats on them; a job's own work uses tx()). */
+    public static final int JOB_CONNECTIONS = 2;
     /** How long a caller waits for a connection before the request fails (HikariCP's default). */
     static final long CONNECTION_TIMEOUT_MS = 30_000;
 
     private final FairConnections requests;
     private final FairConnections writers;
     private final FairConnections control;
+    private final FairConnections jobs;
     /** Auto-commit context on the control connection (node lease). */
     private final DSLContext controlDsl;
     private final DSLContext dsl;
@@ -52,10 +55,11 @@ public final class Database implements AutoCloseable {
     /** Set while a ledger change decides (forbiddingSql). */
     private final ThreadLocal<Boolean> sqlForbidden = new ThreadLocal<>();
 
-    private Database(FairConnections requests, FairConnections writers, FairConnections control, SQLDialect dialect) {
+    private Database(FairConnections requests, FairConnections writers, FairConnections control, FairConnections jobs, SQLDialect dialect) {
         this.requests = requests;
         this.writers = writers;
         this.control = control;
+        this.jobs = jobs;
         // Unquoted names: H2 folds them to upper case, PostgreSQL to lower, and both match the migrations.
         Settings settings = new Settings()
                 .withRenderQuotedNames(RenderQuotedNames.NEVER)
@@ -83,7 +87,8 @@ public final class Database implements AutoCloseable {
     /** Over an already migrated data source of a test's own (both pools draw from it). */
     Database(javax.sql.DataSource dataSource, SQLDialect dialect) {
         this(new FairConnections(dataSource, 4, CONNECTION_TIMEOUT_MS), new FairConnections(dataSource, WRITER_CONNECTIONS, CONNECTION_TIMEOUT_MS),
-                new FairConnections(dataSource, CONTROL_CONNECTIONS, CONNECTION_TIMEOUT_MS), dialect);
+                new FairConnections(dataSource, CONTROL_CONNECTIONS, CONNECTION_TIMEOUT_MS),
+                new FairConnections(dataSource, JOB_CONNECTIONS, CONNECTION_TIMEOUT_MS), dialect);
     }
 
     public static Database open(Config config) {
@@ -99,6 +104,7 @@ public final class Database implements AutoCloseable {
             FairConnections requests = opened(pools, pool(config, url, "tas-db", config.dbPoolSize(), metrics), config.dbPoolSize());
             FairConnections writers = opened(pools, pool(config, url, "tas-db-writers", WRITER_CONNECTIONS, metrics), WRITER_CONNECTIONS);
             FairConnections control = opened(pools, pool(config, url, "tas-db-control", CONTROL_CONNECTIONS, metrics), CONTROL_CONNECTIONS);
+            FairConnections jobs = opened(pools, pool(config, url, "tas-db-jobs", JOB_CONNECTIONS, metrics), JOB_CONNECTIONS);
             if (metrics != null) {
                 for (var p : List.of(Map.entry("tas-db", requests), Map.entry("tas-db-writers", writers))) {
                     Gauge.builder("tas_db_connection_waiters", p.getValue(), FairConnections::waiting).tag("pool", p.getKey())
@@ -107,7 +113,7 @@ public final class Database implements AutoCloseable {
             }
             // Flyway opens connections of its own (it holds two while migrating), so the pool may be as small as one.
             Flyway.configure().dataSource(url, config.dbUser(), config.dbPassword()).locations("classpath:db/migration").load().migrate();
-            return new Database(requests, writers, control, url.startsWith("jdbc:postgresql") ? SQLDialect.POSTGRES : SQLDialect.H2);
+            return new Database(requests, writers, control, jobs, url.startsWith("jdbc:postgresql") ? SQLDialect.POSTGRES : SQLDialect.H2);
         } catch (RuntimeException e) {
             pools.forEach(FairConnections::close); // a failed migration leaves no pool behind
             throw e;
@@ -313,10 +319,14 @@ public final class Database implements AutoCloseable {
 
     @Override
     public void close() {
+        jobs.close();
         control.close();
         writers.close();
         requests.close();
     }
+
+    /** The job scheduler's own pool, as a DataSource (db-scheduler runs its SQL through plain JDBC). */
+    public javax.sql.DataSource jobConnections() { return jobs.dataSource(); }
 
     /** An auto-commit context on the node's control connection (the lease heartbeat), outside any transaction. */
     DSLContext control() {

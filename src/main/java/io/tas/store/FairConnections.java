@@ -55,6 +55,9 @@ final class FairConnections implements ConnectionProvider, AutoCloseable {
         }
     }
 
+    /** The pool underneath, for a library that takes a DataSource (the job scheduler); it skips the fair line. */
+    DataSource dataSource() { return source; }
+
     /** Callers waiting for a connection (HikariCP's own pending count cannot see them: they wait here). */
     int waiting() { return permits.getQueueLength(); }
 

@@ -124,4 +124,44 @@ class CliTest {
         assertThat(plain.options.apply(env).nodeId()).isEqualTo(3);
         assertThat(plain.options.apply(Config.fromEnv(Map.of())).nodeId()).as("unset: lease any free id").isNull();
     }
+
+    /**
+     * The account switch as a sandbox user drives it: tas call switches a fresh account, tas admin clock-advance
+     * --run-due finishes it without waiting a minute, and tas call (signing with the machine's time while the sandbox
+     * clock is a minute ahead) reads success. A service on the system clock refuses the advance.
+     */
+    @Test
+    void adminClockAdvanceAndRunDueFinishAnAccountSwitch() throws Exception {
+        try (TestServer sandbox = TestServer.start(Databases.Kind.H2, new io.tas.admin.SandboxClock(), false)) {
+            String[] head = {"admin", "--admin-url", sandbox.adminUrl(), "--token", TestServer.ADMIN_TOKEN};
+            java.util.function.Function<String[], String[]> admin = rest -> java.util.stream.Stream.concat(
+                    java.util.Arrays.stream(head), java.util.Arrays.stream(rest)).toArray(String[]::new);
+            assertThat(tas(admin.apply(new String[] {"create-account", "--json", "{\"uid\":1888000200,\"username\":\"cli-switch\"}"})).exit()).isZero();
+            Run key = tas(admin.apply(new String[] {"create-key", "--uid", "1888000200", "--passphrase", "CliPass2"}));
+            var data = io.tas.http.Json.MAPPER.readTree(key.out()).get("data");
+            String[] creds = {"--base-url", sandbox.baseUrl(), "--key", data.get("accessKey").asText(), "--secret", data.get("secret").asText(),
+                    "--passphrase", "CliPass2"};
+            java.util.function.Function<String[], String[]> call = rest -> java.util.stream.Stream.concat(
+                    java.util.stream.Stream.of("call"), java.util.stream.Stream.concat(java.util.Arrays.stream(rest), java.util.Arrays.stream(creds)))
+                    .toArray(String[]::new);
+
+            Run switched = tas(call.apply(new String[] {"POST", "/api/v3/account/switch"}));
+            assertThat(switched.exit()).as(switched.out()).isZero();
+            assertThat(tas(call.apply(new String[] {"GET", "/api/v3/account/switch-status"})).out()).contains("\"status\":\"process\"");
+
+            Run ran = tas(admin.apply(new String[] {"clock-advance", "60000", "--run-due"}));
+            assertThat(ran.exit()).as(ran.out()).isZero();
+            assertThat(ran.out()).contains("\"due\":1", "\"remaining\":0");
+            assertThat(tas(call.apply(new String[] {"GET", "/api/v3/account/switch-status"})).out())
+                    .contains("\"status\":\"success\",\"reason\":\"\"");
+            assertThat(tas(call.apply(new String[] {"GET", "/api/v3/account/settings"})).out()).contains("\"code\":\"40084\"");
+            Run idle = tas(admin.apply(new String[] {"run-due"}));
+            assertThat(idle.exit()).isZero();
+            assertThat(idle.out()).contains("\"due\":0");
+        }
+        // This class's shared server runs on the system clock: it cannot be moved.
+        Run refused = tas(admin("clock-advance", "60000"));
+        assertThat(refused.exit()).isEqualTo(1);
+        assertThat(refused.out()).contains("\"code\":\"40017\"", "the clock can only be moved in a sandbox");
+    }
 }

@@ -106,16 +106,16 @@ class ServeSafetyTest {
 
     @Test
     void sandboxStartsWithTheDemoSecretsByFlagOrEnvironment() throws Exception {
-        startsAndStops(tas(Map.of(), serve("--sandbox", "--seed", "demo")), Config.DEMO_ADMIN_TOKEN);
-        startsAndStops(tas(Map.of("TAS_SANDBOX", "on"), serve()), Config.DEMO_ADMIN_TOKEN);
-        startsAndStops(tas(Map.of("TAS_ADMIN_TOKEN", GOOD_TOKEN, "TAS_MASTER_KEY", GOOD_MASTER_KEY), serve()), GOOD_TOKEN);
+        startsAndStops(tas(Map.of(), serve("--sandbox", "--seed", "demo")), Config.DEMO_ADMIN_TOKEN, true, true);
+        startsAndStops(tas(Map.of("TAS_SANDBOX", "on"), serve()), Config.DEMO_ADMIN_TOKEN, true, false);
+        startsAndStops(tas(Map.of("TAS_ADMIN_TOKEN", GOOD_TOKEN, "TAS_MASTER_KEY", GOOD_MASTER_KEY), serve()), GOOD_TOKEN, false, false);
     }
 
     @Test
     void demoIsTheSandboxAndNeedsNoFlag() throws Exception {
         String[] demo = {"demo", "--port", "0", "--admin-port", "0", "--db-url", "jdbc:h2:mem:demo_" + UUID.randomUUID().toString().replace("-", "") + ";DB_CLOSE_DELAY=-1"};
         Run run = tas(Map.of(), demo);
-        startsAndStops(run, Config.DEMO_ADMIN_TOKEN);
+        startsAndStops(run, Config.DEMO_ADMIN_TOKEN, true, true);
         assertThat(run.out().toString()).contains("Trading Account Service (sandbox) is up.");
         assertThat(refused(tas(Map.of("TAS_ADMIN_TOKEN", ""), demo), "demo")).contains("TAS_ADMIN_TOKEN must be at least 16 characters");
     }
@@ -131,8 +131,12 @@ class ServeSafetyTest {
                 .isInstanceOf(Config.Invalid.class).hasMessage("TAS_PORT must be a whole number, not 'eighty'");
     }
 
-    /** Waits for the listening line, checks the API and the admin token, then stops the server: exit code 0. */
-    private static void startsAndStops(Run run, String adminToken) throws Exception {
+    /**
+     * Waits for the listening line, checks the API and the admin token, then stops the server: exit code 0. A sandbox's
+     * clock moves forward on request, while signed calls are still checked against the machine's clock (seeded: the
+     * demo key works right after a minute's advance); a service on the system clock refuses to move it.
+     */
+    private static void startsAndStops(Run run, String adminToken, boolean sandbox, boolean seeded) throws Exception {
         Matcher m = null;
         for (int i = 0; i < 600 && (m == null || !m.find()); i++) {
             if (run.exit().isDone()) throw new AssertionError("exited " + run.exit().get() + ": " + run.err());
@@ -145,6 +149,22 @@ class ServeSafetyTest {
             assertThat(time.code()).isEqualTo("00000");
             Reply health = ApiClient.raw("http://127.0.0.1:" + m.group(2) + "/admin/v1/health", "GET", "", "Authorization", "Bearer " + adminToken);
             assertThat(health.code()).as(health.raw()).isEqualTo("00000");
+            Reply advance = ApiClient.raw("http://127.0.0.1:" + m.group(2) + "/admin/v1/sandbox/clock/advance", "POST", "{\"ms\":60000}",
+                    "Authorization", "Bearer " + adminToken, "Content-Type", "application/json");
+            if (sandbox) {
+                assertThat(advance.code()).as(advance.raw()).isEqualTo("00000");
+                assertThat(advance.data().get("now").asLong()).isGreaterThanOrEqualTo(System.currentTimeMillis() + 59_000);
+            } else {
+                assertThat(advance.status()).as(advance.raw()).isEqualTo(400);
+                assertThat(advance.code()).isEqualTo("40017");
+                assertThat(advance.msg()).isEqualTo("Parameter verification failed the clock can only be moved in a sandbox "
+                        + "(tas demo, or tas serve --sandbox); this service runs on the system clock");
+            }
+            if (seeded) {
+                Reply info = new ApiClient("http://127.0.0.1:" + m.group(1), io.tas.support.Credentials.MAIN_RW, Clock.systemUTC())
+                        .get("/api/v3/account/info");
+                assertThat(info.code()).as(info.raw()).isEqualTo("00000");
+            }
         } finally {
             run.main().stop();
         }

@@ -8,12 +8,12 @@ import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A clock tests move by hand: domain time and rate-limit windows advance only when told, never by sleeping. */
-public final class MutableClock extends Clock {
+public final class MutableClock extends Clock implements io.tas.admin.AdjustableClock {
     private final AtomicLong millis;
 
     public MutableClock(long startMillis) { this.millis = new AtomicLong(startMillis); }
 
-    public void advance(Duration d) { millis.addAndGet(d.toMillis()); }
+    @Override public void advance(Duration d) { millis.addAndGet(d.toMillis()); }
 
     public void set(long m) { millis.set(m); }
 

@@ -18,12 +18,14 @@ public final class TestServer implements AutoCloseable {
     public final App app;
     public final Clock clock;
     private final boolean ownsDb;
+    private final boolean rateLimits;
 
-    private TestServer(Databases.TestDb db, App app, Clock clock, boolean ownsDb) {
+    private TestServer(Databases.TestDb db, App app, Clock clock, boolean ownsDb, boolean rateLimits) {
         this.db = db;
         this.app = app;
         this.clock = clock;
         this.ownsDb = ownsDb;
+        this.rateLimits = rateLimits;
     }
 
     public static TestServer start(Databases.Kind kind, Clock clock) {
@@ -39,12 +41,21 @@ public final class TestServer implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         App app = App.start(config(db, rateLimits), clock, p -> p.apply(demo));
-        return new TestServer(db, app, clock, true);
+        return new TestServer(db, app, clock, true, rateLimits);
     }
 
     /** Another node over the first one's database (PostgreSQL: they share it as production nodes do). */
     public static TestServer secondNode(TestServer first, boolean rateLimits) {
-        return new TestServer(first.db, App.start(config(first.db, rateLimits), first.clock), first.clock, false);
+        return new TestServer(first.db, App.start(config(first.db, rateLimits), first.clock), first.clock, false, rateLimits);
+    }
+
+    /**
+     * A restart: this node stops (gracefully, as on SIGTERM) and a new one starts over the same database and clock,
+     * with nothing seeded again. Use the returned server from then on; it owns the database if this one did.
+     */
+    public TestServer restart() {
+        app.close();
+        return new TestServer(db, App.start(config(db, rateLimits), clock), clock, ownsDb, rateLimits);
     }
 
     private static Config config(Databases.TestDb db, boolean rateLimits) {

@@ -1,0 +1,24 @@
+package io.tas.accountswitch;
+
+import io.tas.position.PositionService;
+
+/**
+ * A condition that keeps an account in the unified account: the switch job then ends in fail with the reason
+ * (§3.1, §2.6). Checks run in the job's transaction, under the account's lock, which position opens take too.
+ * Debts and frozen funds are not checks: the service tests them under the balance rows' lock, in the same step that
+ * moves the balances. Pending orders plug in here once order tables exist (Reality orders, strategy orders): one more
+ * check in the list App passes, e.g. {@code SwitchCheck.pendingOrders(orders)}.
+ */
+@FunctionalInterface
+public interface SwitchCheck {
+    /** Why uid cannot leave the unified account now, or null. */
+    String blocker(long uid);
+
+    /** Open futures positions hold margin in the unified account, which a classic account does not have. */
+    static SwitchCheck openPositions(PositionService positions) {
+        return uid -> {
+            int n = positions.open(uid).size();
+            return n == 0 ? null : "the account holds " + n + " open futures position" + (n == 1 ? "" : "s");
+        };
+    }
+}

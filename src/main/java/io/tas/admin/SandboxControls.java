@@ -1,0 +1,58 @@
+package io.tas.admin;
+
+import io.tas.error.ApiException;
+import io.tas.error.ErrorCode;
+import io.tas.jobs.Jobs;
+
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * Sandbox controls of the admin surface (DESIGN roadmap 9: a clock like Stripe's test clocks): move the service clock
+ * forward, and run due jobs now instead of at the next poll. The clock moves only in a sandbox whose clock can move;
+ * running due jobs is harmless anywhere (they are due).
+ */
+public final class SandboxControls {
+    /** Ten years: far enough for any scenario, small enough that no time computation overflows. */
+    static final long MAX_ADVANCE_MS = 10L * 366 * 24 * 3600 * 1000;
+
+    private final boolean sandbox;
+    private final Clock clock;
+    private final Jobs jobs;
+
+    public SandboxControls(boolean sandbox, Clock clock, Jobs jobs) {
+        this.sandbox = sandbox;
+        this.clock = clock;
+        this.jobs = jobs;
+    }
+
+    public record ClockView(String now, boolean adjustable) {}
+
+    public ClockView clock() { return new ClockView(Long.toString(clock.millis()), adjustable()); }
+
+    private boolean adjustable() { return sandbox && clock instanceof AdjustableClock; }
+
+    /** Refuses (40017) to move the clock outside a sandbox, where the service runs on the system clock. */
+    public void checkAdjustable() {
+        if (!adjustable()) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED,
+                    "the clock can only be moved in a sandbox (tas demo, or tas serve --sandbox); this service runs on the system clock");
+        }
+    }
+
+    /** Moves the service clock forward by ms (1 ms to 10 years). */
+    public ClockView advance(Long ms) {
+        checkAdjustable();
+        if (ms == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "ms");
+        if (ms <= 0 || ms > MAX_ADVANCE_MS) throw new ApiException(ErrorCode.PARAM_ERROR, "ms");
+        ((AdjustableClock) clock).advance(Duration.ofMillis(ms));
+        return clock();
+    }
+
+    public record RunDueView(int due, int remaining, String now) {}
+
+    public RunDueView runDue() {
+        Jobs.RunDue r = jobs.runDue();
+        return new RunDueView(r.due(), r.remaining(), Long.toString(clock.millis()));
+    }
+}

@@ -1,0 +1,178 @@
+package io.tas.jobs;
+
+import com.github.kagkarlsson.scheduler.Scheduler;
+import com.github.kagkarlsson.scheduler.SchedulerClient;
+import com.github.kagkarlsson.scheduler.SchedulerName;
+import com.github.kagkarlsson.scheduler.jdbc.AutodetectJdbcCustomization;
+import com.github.kagkarlsson.scheduler.jdbc.JdbcCustomization;
+import com.github.kagkarlsson.scheduler.task.Task;
+import com.github.kagkarlsson.scheduler.task.TaskInstance;
+import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import io.tas.store.Database;
+
+import javax.sql.DataSource;
+import java.io.PrintWriter;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.logging.Logger;
+
+import static io.tas.store.generated.Tables.SCHEDULED_TASKS;
+
+/**
+ * Durable jobs on db-scheduler: a job is a row of scheduled_tasks, so it survives a restart, and of several nodes on
+ * one database exactly one picks each due job (db-scheduler's optimistic lock on the row's version). Due-ness follows
+ * the service clock (db-scheduler's Clock is the injected one), so a test or a sandbox that moves the clock past a
+ * job's time and calls {@link #runDue()} sees it finish without waiting. Jobs are scheduled inside the caller's
+ * transaction: the job exists exactly when the change that asked for it committed.
+ */
+public final class Jobs implements AutoCloseable {
+    /** Executor threads of a node; jobs are short transactions. */
+    private static final int THREADS = 2;
+    /** A stopping node waits this long for running jobs (db-scheduler's default is 30 minutes). */
+    private static final Duration SHUTDOWN_WAIT = Duration.ofSeconds(10);
+
+    private final Database db;
+    private final Clock clock;
+    private final JobsConfig config;
+    private final String nodeName;
+    private final JdbcCustomization jdbc;
+    private final SchedulerClient inTransaction;
+    private final List<Task<?>> tasks = new CopyOnWriteArrayList<>();
+    private final Map<String, AtomicLong> executions = new ConcurrentHashMap<>();
+    private volatile Scheduler scheduler;
+    private boolean closed;
+
+    public Jobs(Database db, Clock clock, JobsConfig config, String nodeName) {
+        this.db = db;
+        this.clock = clock;
+        this.config = config;
+        this.nodeName = nodeName;
+        this.jdbc = new AutodetectJdbcCustomization(db.jobConnections());
+        this.inTransaction = SchedulerClient.Builder.create(new CurrentTransaction(db)).jdbcCustomization(jdbc).build();
+    }
+
+    /**
+     * Registers a one-time task, before start(). work gets the instance id; if it throws, db-scheduler tries again
+     * later (5 minutes on the service clock), so work must be idempotent, as it must be anyway: a node that dies
+     * after work committed but before the job row is removed runs it again once the execution is found dead.
+     */
+    public synchronized void oneTime(String task, Consumer<String> work) {
+        if (scheduler != null) throw new IllegalStateException("tasks are registered before start()");
+        AtomicLong runs = executions.computeIfAbsent(task, t -> new AtomicLong());
+        tasks.add(Tasks.oneTime(task).execute((instance, ctx) -> {
+            runs.incrementAndGet();
+            work.accept(instance.getId());
+        }));
+    }
+
+    /** Starts polling for due jobs; call after the migrations (they made scheduled_tasks) and any reset or seed. */
+    public synchronized void start() {
+        if (closed || scheduler != null) return;
+        scheduler = Scheduler.create(db.jobConnections(), List.copyOf(tasks))
+                .clock(clock::instant)
+                .schedulerName(new SchedulerName.Fixed(nodeName))
+                .threads(THREADS)
+                .pollingInterval(config.pollInterval())
+                .shutdownMaxWait(SHUTDOWN_WAIT)
+                .jdbcCustomization(jdbc)
+                .build();
+        scheduler.start();
+    }
+
+    /** Schedules a job in the calling thread's transaction (Database.tx): it commits or rolls back with the caller's work. */
+    public void scheduleInTransaction(String task, String instance, Instant at) {
+        if (!db.inTransaction()) throw new IllegalStateException("a job is scheduled inside the transaction that asks for it");
+        inTransaction.schedule(new TaskInstance<Void>(task, instance), at);
+    }
+
+    /** What run-due found: jobs due at the call, and how many of them were still there when it stopped waiting. */
+    public record RunDue(int due, int remaining) {}
+
+    /**
+     * Runs the jobs due now (service clock) at once instead of at the next poll, and returns when they are done or
+     * the configured timeout passed. Another node may run some of them; either way they are gone from the table.
+     * A job that fails is rescheduled for later, so it is no longer due and does not hold this up.
+     */
+    public RunDue runDue() {
+        Scheduler s = scheduler;
+        Instant now = clock.instant();
+        int due = countDue(now);
+        if (s == null || due == 0) return new RunDue(due, due);
+        long deadline = System.nanoTime() + config.runDueTimeout().toNanos();
+        int remaining = due;
+        while (remaining > 0 && System.nanoTime() < deadline) {
+            s.triggerCheckForDueExecutions();
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            remaining = countDue(now);
+        }
+        return new RunDue(due, remaining);
+    }
+
+    private int countDue(Instant now) {
+        List<String> names = tasks.stream().map(Task::getName).toList();
+        if (names.isEmpty()) return 0;
+        return db.dsl().fetchCount(SCHEDULED_TASKS, SCHEDULED_TASKS.TASK_NAME.in(names)
+                .and(SCHEDULED_TASKS.EXECUTION_TIME.le(OffsetDateTime.ofInstant(now, ZoneOffset.UTC))));
+    }
+
+    /** How often this node ran the task's work (every attempt, also one that threw). */
+    public long executions(String task) {
+        AtomicLong n = executions.get(task);
+        return n == null ? 0 : n.get();
+    }
+
+    /** Stops polling and waits (at most SHUTDOWN_WAIT) for running jobs; call before the database closes. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (scheduler != null) scheduler.stop();
+    }
+
+    /**
+     * The calling thread's transaction as a DataSource, so that db-scheduler's insert joins it. db-scheduler leaves a
+     * connection with auto-commit off to its owner (it neither commits nor rolls back), and closing it here does nothing.
+     */
+    private record CurrentTransaction(Database db) implements DataSource {
+        @Override
+        public Connection getConnection() throws SQLException {
+            if (!db.inTransaction()) throw new SQLException("no transaction on this thread");
+            Connection tx = db.dsl().configuration().connectionProvider().acquire();
+            return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class}, (p, m, args) -> {
+                if (m.getName().equals("close")) return null;
+                try {
+                    return m.invoke(tx, args);
+                } catch (InvocationTargetException e) {
+                    throw e.getCause();
+                }
+            });
+        }
+
+        @Override public Connection getConnection(String user, String password) throws SQLException { return getConnection(); }
+        @Override public PrintWriter getLogWriter() { return null; }
+        @Override public void setLogWriter(PrintWriter out) {}
+        @Override public void setLoginTimeout(int seconds) {}
+        @Override public int getLoginTimeout() { return 0; }
+        @Override public Logger getParentLogger() throws SQLFeatureNotSupportedException { throw new SQLFeatureNotSupportedException(); }
+        @Override public <T> T unwrap(Class<T> iface) throws SQLException { throw new SQLException("not a wrapper"); }
+        @Override public boolean isWrapperFor(Class<?> iface) { return false; }
+    }
+}
