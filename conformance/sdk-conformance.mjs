@@ -240,6 +240,60 @@ await check('read-only key set-leverage -> 40014', () =>
 await check('classic key set-leverage -> 40084', () =>
   expectCode(v3(classic).setLeverage({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '5' }), '40084'));
 
+// ---- the switch to classic (issue 8, §3.1), on an account of its own created through the admin API ----
+
+const adminUrl = env('TAS_ADMIN_URL', 'http://127.0.0.1:8081').replace(/\/+$/, '');
+const adminToken = env('TAS_ADMIN_TOKEN', 'demo-admin-token-change-me');
+
+async function admin(path, body) {
+  const res = await fetch(adminUrl + path, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body ?? {}),
+  });
+  const text = await res.text();
+  const json = JSON.parse(text);
+  assert(json.code === '00000', `admin ${path}: ${text}`);
+  return { ...json.data, raw: text };
+}
+
+await check('v3 switch to classic: process, then success, then 40084', async () => {
+  const created = await admin('/admin/v1/accounts', { username: `sdk-switch-${Date.now()}` });
+  // The admin API writes the new UID as a JSON number beyond 2^53: read its digits from the text, not through a JS number.
+  const account = { uid: created.raw.match(/"uid":"?(\d+)/)[1] };
+  // UIDs are 64-bit: written into the JSON text as they came, never through a JS number.
+  const key = await admin('/admin/v1/keys', `{"uid":${account.uid},"passphrase":"SdkSwitch1","permType":"read-and-write","permissions":["uta_mgt","uta_trade"]}`);
+  await admin('/admin/v1/ledger/deposit', `{"uid":${account.uid},"account":"unified","coin":"USDT","amount":"42","ref":"sdk-switch-${account.uid}"}`);
+  const client = v3({ apiKey: key.accessKey, apiSecret: key.secret, apiPass: 'SdkSwitch1' });
+  const accepted = await success(client.downgradeAccountToClassic());
+  assert(accepted === null, `switch data=${JSON.stringify(accepted)}, want null`);
+  const during = await success(client.getUnifiedAccountSwitchStatus());
+  assert(during?.status === 'process' && during.reason === '', `status=${JSON.stringify(during)}`);
+  const settings = await success(client.getAccountSettings());
+  assert(settings.accountMode === 'switching', `accountMode=${JSON.stringify(settings.accountMode)}`);
+  // The sandbox does not make a user wait the minute: move its clock and run what is due.
+  await admin('/admin/v1/sandbox/clock/advance', { ms: 60000 });
+  await admin('/admin/v1/jobs/run-due');
+  const done = await success(client.getUnifiedAccountSwitchStatus());
+  assert(done?.status === 'success', `status=${JSON.stringify(done)}`);
+  const err = await failure(client.getAccountSettings());
+  assert(err.code === '40084', `settings after the switch: ${JSON.stringify(err)}`);
+  return `${account.uid}: process -> success`;
+});
+
+await check('v3 switch of an account with positions and debts fails with a reason', async () => {
+  await success(v3().downgradeAccountToClassic());
+  await admin('/admin/v1/sandbox/clock/advance', { ms: 60000 });
+  await admin('/admin/v1/jobs/run-due');
+  const status = await success(v3().getUnifiedAccountSwitchStatus());
+  assert(status?.status === 'fail' && isStr(status.reason) && status.reason !== '', `status=${JSON.stringify(status)}`);
+  const settings = await success(v3().getAccountSettings());
+  assert(settings.accountMode === 'unified', `accountMode=${JSON.stringify(settings.accountMode)}`);
+  return JSON.stringify(status.reason);
+});
+
+await check('sub-account key switch -> 40068', () => expectCode(v3(sub).downgradeAccountToClassic(), '40068'));
+
 // ---- failures ----
 
 await check('wrong secret -> 40009', () =>
