@@ -263,30 +263,38 @@ wait_quiet() {
 }
 
 # measure FN LABEL [ARGS...]: FN LABEL ARGS writes $OUT/LABEL.result (after wait_quiet). While another process stole
-# CPU during the window (oth cpu > NOISE_LIMIT) it is run again, at most NOISE_RETRIES more times (against the same,
-# already warm server); the attempt with the least foreign CPU is kept as $OUT/LABEL.result.
+# CPU during the window (oth cpu > NOISE_LIMIT), or the attempt had errors, it is run again, at most NOISE_RETRIES more
+# times (against the same, already warm server); kept as $OUT/LABEL.result is an attempt without errors if there is
+# one, and among those the one with the least foreign CPU.
 measure() {
-  local fn="$1" label="$2" attempt=1 best="" best_oth="" oth
+  local fn="$1" label="$2" attempt=1 best="" best_key="" oth errors key
   shift
   while :; do
     wait_quiet
-    "$fn" "$@" || return 1
+    "$fn" "$@" || [[ -f "$OUT/$label.result" ]] || return 1
     [[ -f "$OUT/$label.result" ]] || return 1
     mv "$OUT/$label.result" "$OUT/$label.attempt$attempt.result"
     oth="$(awk -F= '$1=="other_cpu_cores"{print $2}' "$OUT/$label.attempt$attempt.result")"
+    errors="$(awk -F= '$1=="errors"{print $2}' "$OUT/$label.attempt$attempt.result")"
     [[ "$oth" =~ ^[0-9.]+$ ]] || oth=0
-    if [[ -z "$best" ]] || awk -v a="$oth" -v b="$best_oth" 'BEGIN{exit !(a < b)}'; then
-      best="$OUT/$label.attempt$attempt.result"; best_oth="$oth"
+    [[ "$errors" =~ ^[0-9]+$ ]] || errors=1
+    key="$(( errors > 0 ))$oth" # sorts error-free attempts first, then by foreign CPU
+    if [[ -z "$best" ]] || awk -v a="$key" -v b="$best_key" 'BEGIN{exit !(substr(a,1,1) < substr(b,1,1) || (substr(a,1,1) == substr(b,1,1) && substr(a,2) + 0 < substr(b,2) + 0))}'; then
+      best="$OUT/$label.attempt$attempt.result"; best_key="$key"
     fi
-    if awk -v a="$oth" -v l="$NOISE_LIMIT" 'BEGIN{exit !(a <= l)}' || (( attempt > NOISE_RETRIES )); then
+    if { (( errors == 0 )) && awk -v a="$oth" -v l="$NOISE_LIMIT" 'BEGIN{exit !(a <= l)}'; } || (( attempt > NOISE_RETRIES )); then
       break
     fi
-    log "$label: other processes used $oth cores during the window (> $NOISE_LIMIT); measuring again (attempt $((attempt + 1)))"
+    if (( errors > 0 )); then
+      log "$label: $errors error(s) in the window; measuring again (attempt $((attempt + 1)))"
+    else
+      log "$label: other processes used $oth cores during the window (> $NOISE_LIMIT); measuring again (attempt $((attempt + 1)))"
+    fi
     attempt=$((attempt + 1))
   done
   cp "$best" "$OUT/$label.result"
   echo "attempts=$attempt" >> "$OUT/$label.result"
-  (( attempt > 1 )) && log "$label: kept $(basename "$best") (other cpu $best_oth) of $attempt attempts"
+  (( attempt > 1 )) && log "$label: kept $(basename "$best") (errors $(( ${best_key:0:1} )), other cpu ${best_key:1}) of $attempt attempts"
   return 0
 }
 

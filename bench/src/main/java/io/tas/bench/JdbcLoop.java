@@ -95,9 +95,36 @@ final class JdbcLoop {
             this.m = m;
         }
 
+        /**
+         * A connection, retried every 100 ms until the warm-up ends: PostgreSQL refuses clients over max_connections,
+         * and other work on the machine may hold some for a while. Null (one error) when none came by then.
+         */
+        private Connection connect() throws InterruptedException {
+            while (true) {
+                try {
+                    return DriverManager.getConnection(url, user, password);
+                } catch (SQLException e) {
+                    m.sampleError("connect (retried until the warm-up ends): SQL " + e.getSQLState() + " " + e.getMessage());
+                    if (System.nanoTime() >= m.measureStart) {
+                        errors++;
+                        return null;
+                    }
+                    Thread.sleep(100);
+                }
+            }
+        }
+
         @Override
         public void run() {
-            try (Connection c = DriverManager.getConnection(url, user, password);
+            Connection conn;
+            try {
+                conn = connect();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            if (conn == null) return;
+            try (Connection c = conn;
                  PreparedStatement up = c.prepareStatement("update jdbc_bench_balance set available = available - 1 where id = ?");
                  PreparedStatement in = c.prepareStatement("insert into jdbc_bench_journal (balance_id, amount) values (?, -1)")) {
                 c.setAutoCommit(false);

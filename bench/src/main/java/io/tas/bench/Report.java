@@ -97,7 +97,7 @@ final class Report {
             }
             if (Integer.parseInt(r.getProperty("attempts", "1")) > 1) {
                 notes.add(label + ": measured " + r.getProperty("attempts")
-                        + " times because other processes took CPU; the least disturbed attempt is shown");
+                        + " times (errors, or other processes took CPU, in the window); shown is the least disturbed attempt, one without errors if any");
             }
             if ("true".equals(r.getProperty("cap_reached"))) {
                 notes.add(label + ": hard request cap reached; window shortened to " + r.getProperty("window_s") + "s");
