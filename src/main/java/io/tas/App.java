@@ -26,7 +26,10 @@ import io.tas.convert.SmallAssetConversion;
 import io.tas.ledger.Ledger;
 import io.tas.loan.LoanRoutes;
 import io.tas.loan.LoanService;
+import io.tas.position.LeverageRoutes;
+import io.tas.position.LeverageService;
 import io.tas.position.PositionService;
+import io.tas.risk.DeltaNeutral;
 import io.tas.risk.MaxWithdrawal;
 import io.tas.risk.RiskRoutes;
 import io.tas.ratelimit.RateLimiter;
@@ -51,7 +54,7 @@ public final class App implements AutoCloseable {
 
     /** The domain services, for in-process callers such as property tests. */
     public record Services(Ledger ledger, SmallAssetConversion conversion, PositionService positions, LoanService loans,
-                           MaxWithdrawal maxWithdrawal, IdGenerator ids) {}
+                           MaxWithdrawal maxWithdrawal, IdGenerator ids, AccountService accounts) {}
 
     private final ChangeFeed changes;
     private final NodeLease lease;
@@ -92,12 +95,16 @@ public final class App implements AutoCloseable {
             opened.push(ledger);
             LoanService loans = new LoanService(db, clock, ledger, prices);
             PositionService positions = new PositionService(db, clock, ids, ledger, market, prices, accounts);
+            accounts.exposureFrom(positions::exposure);
+            opened.push(accounts);
+            LeverageService leverage = new LeverageService(db, clock, ledger, market, prices, accounts);
+            DeltaNeutral deltaNeutral = new DeltaNeutral(db, ledger, market, prices, positions, DeltaNeutral.Config.fromEnv(System.getenv()));
             SmallAssetConversion conversion = new SmallAssetConversion(db, clock, ids, ledger, prices, ConvertConfig.fromEnv(System.getenv()));
             MaxWithdrawal maxWithdrawal = new MaxWithdrawal(db, ledger, prices, positions);
             RateLimiter limiter = new RateLimiter(config.rateLimitsEnabled(), clock);
             edgeMetrics(metrics, keys, limiter);
 
-            Routes routes = routes(features(accounts, market, conversion, loans, maxWithdrawal));
+            Routes routes = routes(features(accounts, market, conversion, loans, maxWithdrawal, leverage, deltaNeutral));
             RequestPipeline pipeline = new RequestPipeline(routes, new Authenticator(keys, accounts, clock, config.timestampWindow()),
                     accounts, limiter, clock, config.maxBodyBytes(), metrics);
             Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions);
@@ -120,7 +127,7 @@ public final class App implements AutoCloseable {
                 throw new IllegalStateException("could not listen on the API address " + config.host() + ":" + config.port()
                         + " or the admin address " + config.adminHost() + ":" + config.adminPort() + " (a port in use?); the log above says why");
             }
-            return new App(db, lease, changes, server, provisioning, routes, new Services(ledger, conversion, positions, loans, maxWithdrawal, ids));
+            return new App(db, lease, changes, server, provisioning, routes, new Services(ledger, conversion, positions, loans, maxWithdrawal, ids, accounts));
         } catch (RuntimeException e) {
             while (!opened.isEmpty()) {
                 try {
@@ -147,14 +154,15 @@ public final class App implements AutoCloseable {
 
     /** Every feature of the API; a new feature is one entry here plus its catalog rows. */
     static List<Routes.Feature> features(AccountService accounts, MarketService market, SmallAssetConversion conversion,
-                                         LoanService loans, MaxWithdrawal maxWithdrawal) {
+                                         LoanService loans, MaxWithdrawal maxWithdrawal, LeverageService leverage, DeltaNeutral deltaNeutral) {
         return List.of(new AccountRoutes(accounts), new SubAccountRoutes(accounts), new MarketRoutes(market),
-                new ConvertRoutes(conversion), new LoanRoutes(loans), new RiskRoutes(maxWithdrawal));
+                new ConvertRoutes(conversion), new LoanRoutes(loans), new RiskRoutes(maxWithdrawal, deltaNeutral),
+                new LeverageRoutes(leverage));
     }
 
     /** Which rows have handlers, without starting anything (for the inventory). */
     public static Routes productionRoutes() {
-        return routes(features(null, null, null, null, null));
+        return routes(features(null, null, null, null, null, null, null));
     }
 
     /** The production routing: every feature registers its rows. */
@@ -184,6 +192,7 @@ public final class App implements AutoCloseable {
     public void close() {
         server.stop();
         services.ledger().close();
+        services.accounts().close();
         changes.close();
         lease.close();
         db.close();

@@ -18,7 +18,7 @@ import java.util.Optional;
  * come through here. Reads of accounts and settings are cached when enabled; every write publishes the
  * UID on the change feed, so the entry is dropped on this node and (PostgreSQL) on every other node.
  */
-public final class AccountService {
+public final class AccountService implements AutoCloseable {
     private final Database db;
     private final Clock clock;
     private final IdGenerator ids;
@@ -28,6 +28,7 @@ public final class AccountService {
     private final Cache<Long, AccountSettings> settings = bounded();
 
     private final ChangeFeed changes;
+    private final SettingsWriter settingsWriter;
 
     public AccountService(Database db, Clock clock, IdGenerator ids, boolean cacheEnabled, ChangeFeed changes) {
         this.db = db;
@@ -35,8 +36,49 @@ public final class AccountService {
         this.ids = ids;
         this.cacheEnabled = cacheEnabled;
         this.changes = changes;
+        this.settingsWriter = new SettingsWriter(db, store, changes, uid -> invalidate("account:" + uid));
         changes.subscribe(this::invalidate);
     }
+
+    /** Applies a settings change (group-committed); the settings after it, or what refused it, nothing changed then. */
+    public AccountSettings change(SettingsChange c) { return settingsWriter.submit(c); }
+
+    /** Where settings changes learn what an account holds (positions, later orders). */
+    public void exposureFrom(SettingsChange.ExposureProbe probe) { settingsWriter.exposureFrom(probe); }
+
+    /**
+     * Runs work under the account's lock, in one transaction with the settings change it returns (a change made
+     * together with positions and the ledger); the caches are dropped after the commit.
+     */
+    public AccountSettings changeTogether(long uid, java.util.function.Supplier<SettingsChange> work) {
+        AccountSettings after = db.tx(dsl -> {
+            store.lock(dsl, List.of(uid));
+            return settingsWriter.applyInTransaction(work.get());
+        });
+        invalidate("account:" + uid);
+        return after;
+    }
+
+    /** The settings as the current transaction sees them (under the account's lock: current until the commit). */
+    public AccountSettings settingsInTransaction(long uid) {
+        return store.settings(db.dsl(), uid).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, uid));
+    }
+
+    /** Locks the account for the current transaction: every write of its settings or positions takes this lock first. */
+    public void lock(long uid) { store.lock(db.dsl(), List.of(uid)); }
+
+    /**
+     * §4.1.4 targetUid: the caller itself, or one of its own sub-accounts. Any other UID answers as if it did not
+     * exist (DESIGN: accounts), whether it exists or not.
+     */
+    public Account ownOrSubAccount(Account caller, long targetUid) {
+        if (targetUid == caller.uid()) return caller;
+        return find(targetUid).filter(a -> a.isSub() && a.parentUid() == caller.uid())
+                .orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "targetUid"));
+    }
+
+    @Override
+    public void close() { settingsWriter.close(); }
 
     /** One entry per UID that called lately: bounded, and dropped when idle, so memory follows the active users. */
     static <V> Cache<Long, V> bounded() {

@@ -45,22 +45,83 @@ final class AccountStore {
                 .set(ACCOUNT_SETTINGS.DEDUCT, s.deduct().name())
                 .set(ACCOUNT_SETTINGS.VERSION, 0L)
                 .execute();
-        for (SymbolConfig c : s.symbolConfigs()) {
-            dsl.insertInto(SYMBOL_CONFIG)
-                    .set(SYMBOL_CONFIG.UID, s.uid())
-                    .set(SYMBOL_CONFIG.CATEGORY, c.category().wire())
-                    .set(SYMBOL_CONFIG.SYMBOL, c.symbol())
-                    .set(SYMBOL_CONFIG.MARGIN_MODE, c.marginMode().name())
-                    .set(SYMBOL_CONFIG.LEVERAGE, c.leverage())
-                    .execute();
+        insertConfigs(dsl, List.of(s), true, true);
+    }
+
+    /** The configuration rows of the given settings, one prepared batch per table. */
+    private static void insertConfigs(DSLContext dsl, List<AccountSettings> all, boolean symbols, boolean coins) {
+        var symbolRows = dsl.batch(dsl.insertInto(SYMBOL_CONFIG, SYMBOL_CONFIG.UID, SYMBOL_CONFIG.CATEGORY, SYMBOL_CONFIG.SYMBOL,
+                SYMBOL_CONFIG.MARGIN_MODE, SYMBOL_CONFIG.LEVERAGE, SYMBOL_CONFIG.SHORT_LEVERAGE).values((Long) null, null, null, null, null, null));
+        var coinRows = dsl.batch(dsl.insertInto(COIN_CONFIG, COIN_CONFIG.UID, COIN_CONFIG.COIN, COIN_CONFIG.LEVERAGE).values((Long) null, null, null));
+        int symbolCount = 0, coinCount = 0;
+        for (AccountSettings s : all) {
+            if (symbols) for (SymbolConfig c : s.symbolConfigs()) {
+                symbolRows.bind(s.uid(), c.category().wire(), c.symbol(), c.marginMode().name(), c.longLeverage(), c.shortLeverage());
+                symbolCount++;
+            }
+            if (coins) for (CoinConfig c : s.coinConfigs()) {
+                coinRows.bind(s.uid(), c.coin(), c.leverage());
+                coinCount++;
+            }
         }
-        for (CoinConfig c : s.coinConfigs()) {
-            dsl.insertInto(COIN_CONFIG)
-                    .set(COIN_CONFIG.UID, s.uid())
-                    .set(COIN_CONFIG.COIN, c.coin())
-                    .set(COIN_CONFIG.LEVERAGE, c.leverage())
-                    .execute();
+        if (symbolCount > 0) symbolRows.execute();
+        if (coinCount > 0) coinRows.execute();
+    }
+
+    /**
+     * Locks the accounts' rows for this transaction, in uid order (no deadlocks). Every write of an account's settings
+     * or positions takes this lock first (position opens take it through AccountService.lock), so what is decided under it
+     * stays true until the commit.
+     */
+    void lock(DSLContext dsl, java.util.Collection<Long> uids) {
+        var select = dsl.select(ACCOUNT.UID).from(ACCOUNT).where(ACCOUNT.UID.in(uids)).orderBy(ACCOUNT.UID);
+        (dsl.dialect() == org.jooq.SQLDialect.POSTGRES ? select.forNoKeyUpdate() : select.forUpdate()).fetch();
+    }
+
+    /** The settings of several accounts, three statements whatever their number. */
+    java.util.Map<Long, AccountSettings> settingsOf(DSLContext dsl, java.util.Collection<Long> uids) {
+        java.util.Map<Long, List<SymbolConfig>> symbols = new java.util.HashMap<>();
+        dsl.selectFrom(SYMBOL_CONFIG).where(SYMBOL_CONFIG.UID.in(uids)).orderBy(SYMBOL_CONFIG.CATEGORY, SYMBOL_CONFIG.SYMBOL)
+                .forEach(r -> symbols.computeIfAbsent(r.getUid(), u -> new java.util.ArrayList<>()).add(toSymbolConfig(r)));
+        java.util.Map<Long, List<CoinConfig>> coins = new java.util.HashMap<>();
+        dsl.selectFrom(COIN_CONFIG).where(COIN_CONFIG.UID.in(uids)).orderBy(COIN_CONFIG.COIN)
+                .forEach(r -> coins.computeIfAbsent(r.getUid(), u -> new java.util.ArrayList<>()).add(new CoinConfig(r.getCoin(), r.getLeverage())));
+        java.util.Map<Long, AccountSettings> out = new java.util.HashMap<>();
+        dsl.selectFrom(ACCOUNT_SETTINGS).where(ACCOUNT_SETTINGS.UID.in(uids)).forEach(row -> out.put(row.getUid(),
+                toSettings(row, List.copyOf(symbols.getOrDefault(row.getUid(), List.of())), List.copyOf(coins.getOrDefault(row.getUid(), List.of())))));
+        return out;
+    }
+
+    /** Writes what changed between before and after of each account: the settings row, and a list replaced whole. */
+    void update(DSLContext dsl, List<AccountSettings> before, List<AccountSettings> after) {
+        var rows = dsl.batch(dsl.update(ACCOUNT_SETTINGS)
+                .set(ACCOUNT_SETTINGS.ACCOUNT_MODE, (String) null).set(ACCOUNT_SETTINGS.ACCOUNT_LEVEL, (String) null)
+                .set(ACCOUNT_SETTINGS.HOLD_MODE, (String) null).set(ACCOUNT_SETTINGS.STP_MODE, (String) null)
+                .set(ACCOUNT_SETTINGS.DELTA_SWITCH, (String) null).set(ACCOUNT_SETTINGS.REPAY_MODE, (String) null)
+                .set(ACCOUNT_SETTINGS.DEDUCT, (String) null).set(ACCOUNT_SETTINGS.VERSION, ACCOUNT_SETTINGS.VERSION.plus(org.jooq.impl.DSL.inline(1L)))
+                .where(ACCOUNT_SETTINGS.UID.eq((Long) null)));
+        List<AccountSettings> symbolsChanged = new java.util.ArrayList<>(), coinsChanged = new java.util.ArrayList<>();
+        int rowCount = 0;
+        for (int i = 0; i < after.size(); i++) {
+            AccountSettings b = before.get(i), a = after.get(i);
+            if (!a.withoutLists().equals(b.withoutLists())) {
+                rows.bind(a.accountMode().name(), a.accountLevel().name(), a.holdMode().name(), a.stpMode().name(),
+                        a.deltaSwitch().name(), a.repayMode().name(), a.deduct().name(), a.uid());
+                rowCount++;
+            }
+            if (!a.symbolConfigs().equals(b.symbolConfigs())) symbolsChanged.add(a);
+            if (!a.coinConfigs().equals(b.coinConfigs())) coinsChanged.add(a);
         }
+        if (rowCount > 0) rows.execute();
+        if (!symbolsChanged.isEmpty()) dsl.deleteFrom(SYMBOL_CONFIG).where(SYMBOL_CONFIG.UID.in(symbolsChanged.stream().map(AccountSettings::uid).toList())).execute();
+        if (!coinsChanged.isEmpty()) dsl.deleteFrom(COIN_CONFIG).where(COIN_CONFIG.UID.in(coinsChanged.stream().map(AccountSettings::uid).toList())).execute();
+        insertConfigs(dsl, symbolsChanged, true, false);
+        insertConfigs(dsl, coinsChanged, false, true);
+    }
+
+    private static SymbolConfig toSymbolConfig(io.tas.store.generated.tables.records.SymbolConfigRecord r) {
+        return new SymbolConfig(Category.fromWire(r.getCategory()), r.getSymbol(), MarginMode.valueOf(r.getMarginMode()),
+                r.getLeverage(), r.getShortLeverage());
     }
 
     Optional<Account> find(DSLContext dsl, long uid) {
@@ -79,16 +140,19 @@ final class AccountStore {
         var row = dsl.selectFrom(ACCOUNT_SETTINGS).where(ACCOUNT_SETTINGS.UID.eq(uid)).fetchOne();
         if (row == null) return Optional.empty();
         List<SymbolConfig> symbols = dsl.selectFrom(SYMBOL_CONFIG).where(SYMBOL_CONFIG.UID.eq(uid))
-                .orderBy(SYMBOL_CONFIG.CATEGORY, SYMBOL_CONFIG.SYMBOL)
-                .fetch(r -> new SymbolConfig(Category.fromWire(r.getCategory()), r.getSymbol(),
-                        MarginMode.valueOf(r.getMarginMode()), r.getLeverage()));
+                .orderBy(SYMBOL_CONFIG.CATEGORY, SYMBOL_CONFIG.SYMBOL).fetch(AccountStore::toSymbolConfig);
         List<CoinConfig> coins = dsl.selectFrom(COIN_CONFIG).where(COIN_CONFIG.UID.eq(uid)).orderBy(COIN_CONFIG.COIN)
                 .fetch(r -> new CoinConfig(r.getCoin(), r.getLeverage()));
-        return Optional.of(new AccountSettings(uid,
+        return Optional.of(toSettings(row, symbols, coins));
+    }
+
+    private static AccountSettings toSettings(io.tas.store.generated.tables.records.AccountSettingsRecord row,
+                                              List<SymbolConfig> symbols, List<CoinConfig> coins) {
+        return new AccountSettings(row.getUid(),
                 AccountMode.valueOf(row.getAccountMode()), AccountLevel.valueOf(row.getAccountLevel()),
                 AssetMode.valueOf(row.getAssetMode()), HoldMode.valueOf(row.getHoldMode()),
                 StpMode.valueOf(row.getStpMode()), DeltaSwitch.valueOf(row.getDeltaSwitch()),
-                RepayMode.valueOf(row.getRepayMode()), Deduct.valueOf(row.getDeduct()), symbols, coins));
+                RepayMode.valueOf(row.getRepayMode()), Deduct.valueOf(row.getDeduct()), symbols, coins);
     }
 
     private static Account toAccount(Record r) {

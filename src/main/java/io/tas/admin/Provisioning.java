@@ -314,9 +314,11 @@ public final class Provisioning {
         AccountSettings d = AccountSettings.defaults(0);
         List<AccountSettings.SymbolConfig> symbols = s.symbolConfigList() == null ? List.of() : s.symbolConfigList().stream()
                 .map(c -> new AccountSettings.SymbolConfig(parse(() -> Category.fromWire(c.category()), "category"),
-                        symbol(c.symbol()), or(c.marginMode(), MarginMode.crossed), Instrument.checkLeverage("leverage", c.leverage()))).toList();
+                        symbol(c.symbol()), or(c.marginMode(), MarginMode.crossed),
+                        Instrument.checkLeverage("longLeverage", or(c.longLeverage(), c.leverage())).setScale(2),
+                        Instrument.checkLeverage("shortLeverage", or(c.shortLeverage(), c.leverage())).setScale(2))).toList();
         List<AccountSettings.CoinConfig> coins = s.coinConfigList() == null ? List.of() : s.coinConfigList().stream()
-                .map(c -> new AccountSettings.CoinConfig(coin(c.coin()), Instrument.checkLeverage("leverage", c.leverage()))).toList();
+                .map(c -> new AccountSettings.CoinConfig(coin(c.coin()), Instrument.checkLeverage("leverage", c.leverage()).setScale(2))).toList();
         return new AccountSettings(0, or(s.accountMode(), d.accountMode()), or(s.accountLevel(), d.accountLevel()),
                 or(s.assetMode(), d.assetMode()), or(s.holdMode(), d.holdMode()), or(s.stpMode(), d.stpMode()),
                 or(s.deltaSwitch(), d.deltaSwitch()), or(s.repayMode(), d.repayMode()), or(s.deduct(), d.deduct()),

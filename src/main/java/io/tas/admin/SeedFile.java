@@ -112,7 +112,9 @@ public record SeedFile(List<SeedInstrument> instruments, List<SeedTicker> ticker
                                HoldMode holdMode, StpMode stpMode, DeltaSwitch deltaSwitch, RepayMode repayMode,
                                Deduct deduct, List<SeedSymbolConfig> symbolConfigList, List<SeedCoinConfig> coinConfigList) {}
 
-    public record SeedSymbolConfig(String category, String symbol, MarginMode marginMode, BigDecimal leverage) {}
+    /** leverage sets both sides; longLeverage / shortLeverage (isolated hedge, §4.1.2) win over it. */
+    public record SeedSymbolConfig(String category, String symbol, MarginMode marginMode, BigDecimal leverage,
+                                   BigDecimal longLeverage, BigDecimal shortLeverage) {}
 
     public record SeedCoinConfig(String coin, BigDecimal leverage) {}
 

@@ -50,6 +50,8 @@ public enum ErrorCode {
     NOT_IMPLEMENTED("40099", "Endpoint {0} is not implemented yet in this service", 400),
 
     // --- unified account business codes 25xxx
+    // The UTA family's own (wire facts §3); decisions.md D44: hold mode with open positions or pending orders.
+    POSITION_MODE_SWITCH_UNSUPPORTED("25010", "Unsupported position mode switch", 400),
     TRADING_PAIR_NOT_EXIST("25100", "Trading pair {0} does not exist", 400),
     NOT_UNIFIED_ACCOUNT("25245", "The account is not the unified account mode", 400),
     // bitget-api's API_ERROR_CODE.INSUFFICIENT_BALANCE_V3; the message is ours.

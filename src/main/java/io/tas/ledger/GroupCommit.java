@@ -1,6 +1,5 @@
 package io.tas.ledger;
 
-import io.tas.ledger.Ledger.Change;
 import io.tas.ledger.Ledger.Outcome;
 import org.jooq.exception.DataAccessException;
 
@@ -23,35 +22,48 @@ import java.util.function.Function;
  * every change in it is retried alone. Only a lost connection, or a COMMIT that failed, fails the whole batch at
  * once: its outcome is unknown, and retrying would risk applying a committed change twice.
  */
-final class GroupCommit implements AutoCloseable {
+public final class GroupCommit<C> implements AutoCloseable {
     static final int MAX_BATCH = 128;
     /** Two writers: one prepares a batch while the other waits for its commit to be flushed. Each has its own connection. */
     static final int WRITERS = io.tas.store.Database.WRITER_CONNECTIONS;
 
-    private record Pending<T>(Change<T> change, CompletableFuture<T> done) {}
+    private record Pending<C, T>(C change, CompletableFuture<T> done) {}
 
-    private final Function<List<Change<?>>, List<Outcome<?>>> runTogether;
-    private final BlockingQueue<Pending<?>> queue = new LinkedBlockingQueue<>();
+    private final String name;
+    private final Function<List<C>, List<Outcome<?>>> runTogether;
+    private final Function<C, Object> exclusiveKey;
+    private final BlockingQueue<Pending<C, ?>> queue = new LinkedBlockingQueue<>();
     private final List<Thread> writers = new ArrayList<>();
     private volatile boolean closed;
 
     /** runTogether runs changes in one database transaction and returns their outcomes after its commit. */
-    GroupCommit(Function<List<Change<?>>, List<Outcome<?>>> runTogether) {
-        this(runTogether, WRITERS);
+    GroupCommit(Function<List<C>, List<Outcome<?>>> runTogether) {
+        this("ledger-writer", runTogether, c -> null, WRITERS);
     }
 
     /** With a given number of writers (tests use one, so that what waits together is exactly one batch). */
-    GroupCommit(Function<List<Change<?>>, List<Outcome<?>>> runTogether, int writerCount) {
+    GroupCommit(Function<List<C>, List<Outcome<?>>> runTogether, int writerCount) {
+        this("ledger-writer", runTogether, c -> null, writerCount);
+    }
+
+    /**
+     * A group commit of other changes than the ledger's. Two changes with the same non-null exclusiveKey never share
+     * a batch (the later one waits for the next): for changes decided on state their batch loads once, such as an
+     * account's settings, each decision then sees the state the previous batches committed.
+     */
+    public GroupCommit(String name, Function<List<C>, List<Outcome<?>>> runTogether, Function<C, Object> exclusiveKey, int writerCount) {
+        this.name = name;
         this.runTogether = runTogether;
+        this.exclusiveKey = exclusiveKey;
         for (int i = 0; i < writerCount; i++) {
-            writers.add(Thread.ofPlatform().daemon().name("ledger-writer-" + i).start(this::writeLoop));
+            writers.add(Thread.ofPlatform().daemon().name(name + "-" + i).start(this::writeLoop));
         }
     }
 
     /** Queues the change and waits for its outcome: its value after the commit, or what rejected it. */
-    <T> T submit(Change<T> change) {
-        if (closed) throw new IllegalStateException("the ledger is shut down");
-        Pending<T> p = new Pending<>(change, new CompletableFuture<>());
+    public <T> T submit(C change) {
+        if (closed) throw new IllegalStateException(name + " is shut down");
+        Pending<C, T> p = new Pending<>(change, new CompletableFuture<>());
         queue.add(p);
         if (closed) failQueued(); // closed between the check and the add: the writers may be gone already
         try {
@@ -67,44 +79,59 @@ final class GroupCommit implements AutoCloseable {
     int queued() { return queue.size(); }
 
     private void writeLoop() {
-        List<Pending<?>> batch = new ArrayList<>(MAX_BATCH);
+        List<Pending<C, ?>> batch = new ArrayList<>(MAX_BATCH);
+        List<Pending<C, ?>> deferred = new ArrayList<>();
         while (!closed) {
-            try {
-                batch.add(queue.take());
-            } catch (InterruptedException e) {
-                break;
+            if (deferred.isEmpty()) {
+                try {
+                    batch.add(queue.take());
+                } catch (InterruptedException e) {
+                    break;
+                }
             }
-            queue.drainTo(batch, MAX_BATCH - 1);
+            // Deferred changes go first: they arrived before anything still queued.
+            List<Pending<C, ?>> candidates = new ArrayList<>(deferred);
+            deferred.clear();
+            candidates.addAll(batch);
+            batch.clear();
+            queue.drainTo(candidates, Math.max(0, MAX_BATCH - candidates.size()));
+            java.util.Set<Object> claimed = new java.util.HashSet<>();
+            for (Pending<C, ?> p : candidates) {
+                Object key = exclusiveKey.apply(p.change());
+                if (key == null || claimed.add(key)) batch.add(p);
+                else deferred.add(p);
+            }
             write(batch);
             batch.clear();
         }
+        deferred.forEach(p -> p.done().completeExceptionally(new IllegalStateException(name + " is shut down")));
         failQueued();
     }
 
     /** Runs the changes as one batch on the calling thread, with the same isolation; for tests. */
-    List<CompletableFuture<?>> writeNow(List<Change<?>> changes) {
-        List<Pending<?>> batch = new ArrayList<>();
-        for (Change<?> c : changes) batch.add(new Pending<>(c, new CompletableFuture<>()));
+    List<CompletableFuture<?>> writeNow(List<C> changes) {
+        List<Pending<C, ?>> batch = new ArrayList<>();
+        for (C c : changes) batch.add(new Pending<>(c, new CompletableFuture<>()));
         write(batch);
         return batch.stream().<CompletableFuture<?>>map(Pending::done).toList();
     }
 
     /** Writes the batch and answers each change; returns the failure when the database went away, else null. */
-    private Throwable write(List<Pending<?>> batch) {
+    private Throwable write(List<Pending<C, ?>> batch) {
         List<Outcome<?>> outcomes;
         try {
-            List<Change<?>> changes = batch.stream().<Change<?>>map(Pending::change).toList();
+            List<C> changes = batch.stream().map(Pending::change).toList();
             outcomes = runTogether.apply(changes);
         } catch (Throwable e) {
             Throwable lost = connectionLost(e) ? e : null;
             if (batch.size() > 1 && lost == null) {
-                for (Pending<?> p : batch) {
+                for (Pending<C, ?> p : batch) {
                     // Once the database is gone, the changes not yet retried fail at once instead of one slow attempt each.
                     if (lost != null) p.done().completeExceptionally(lost);
                     else lost = write(new ArrayList<>(List.of(p)));
                 }
             } else {
-                for (Pending<?> p : batch) p.done().completeExceptionally(e);
+                for (Pending<C, ?> p : batch) p.done().completeExceptionally(e);
             }
             return lost;
         }
@@ -118,7 +145,7 @@ final class GroupCommit implements AutoCloseable {
      * (connection), 53 (out of resources), 57 (operator intervention), H2's 90067 / 90098 / 90121 (connection broken,
      * database closed), a connection that could not be had or was closed.
      */
-    static boolean connectionLost(Throwable e) {
+    public static boolean connectionLost(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof io.tas.store.Database.CommitOutcomeUnknown) return true;
             if (t instanceof java.sql.SQLTransientConnectionException || t instanceof java.sql.SQLNonTransientConnectionException) return true;
@@ -132,13 +159,13 @@ final class GroupCommit implements AutoCloseable {
     }
 
     @SuppressWarnings("unchecked")
-    private static <T> void complete(Pending<T> p, Outcome<?> outcome) {
+    private static <C, T> void complete(Pending<C, T> p, Outcome<?> outcome) {
         if (outcome.failure() != null) p.done().completeExceptionally(outcome.failure());
         else p.done().complete((T) outcome.value());
     }
 
     private void failQueued() {
-        for (Pending<?> p; (p = queue.poll()) != null; ) p.done().completeExceptionally(new IllegalStateException("the ledger is shut down"));
+        for (Pending<C, ?> p; (p = queue.poll()) != null; ) p.done().completeExceptionally(new IllegalStateException(name + " is shut down"));
     }
 
     @Override

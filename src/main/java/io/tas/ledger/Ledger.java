@@ -31,13 +31,13 @@ public final class Ledger implements AutoCloseable {
     private final Clock clock;
     private final IdGenerator ids;
     private final LedgerStore store = new LedgerStore();
-    private final GroupCommit groupCommit;
+    private final GroupCommit<Change<?>> groupCommit;
 
     public Ledger(Database db, Clock clock, IdGenerator ids) {
         this.db = db;
         this.clock = clock;
         this.ids = ids;
-        this.groupCommit = new GroupCommit(this::runTogether);
+        this.groupCommit = new GroupCommit<>(this::runTogether);
     }
 
     /** The writes of one ledger transaction, staged until its database transaction writes them. */
@@ -136,7 +136,7 @@ public final class Ledger implements AutoCloseable {
     }
 
     /** Runs the changes in one database transaction of their own; their outcomes, in order, after the commit. */
-    List<Outcome<?>> runTogether(List<? extends Change<?>> changes) {
+    List<Outcome<?>> runTogether(List<Change<?>> changes) {
         return db.writerTx(dsl -> runAndWrite(changes, true));
     }
 
@@ -156,8 +156,8 @@ public final class Ledger implements AutoCloseable {
     record Change<T>(Collection<BalanceKey> keys, Function<Locked, T> work) {}
 
     /** What a change did: its value, or what rejected it. */
-    record Outcome<T>(T value, Throwable failure) {
-        T valueOrThrow() {
+    public record Outcome<T>(T value, Throwable failure) {
+        public T valueOrThrow() {
             if (failure == null) return value;
             if (failure instanceof RuntimeException r) throw r;
             if (failure instanceof Error e) throw e;

@@ -67,6 +67,12 @@ public final class MarketService {
         return i;
     }
 
+    /** Whether the coin is the base or quote coin of a MARGIN pair (§4.1.2: it has a margin leverage). */
+    public boolean isMarginCoin(String coin) {
+        return snapshot().instruments().values().stream().anyMatch(i -> i.category() == Category.MARGIN
+                && (i.baseCoin().equals(coin) || i.quoteCoin().equals(coin)));
+    }
+
     /** Drops the snapshot; the next read loads both tables again. */
     public void invalidate() {
         version.incrementAndGet();

@@ -47,6 +47,13 @@ public record Position(
 
     public enum Status { open, closed }
 
+    /** This position with another leverage and margin (set-leverage, set-margin). */
+    public Position withMargin(BigDecimal newLeverage, BigDecimal newMarginSize, long now) {
+        return new Position(id, uid, category, symbol, marginCoin, holdSide, marginMode, posMode, newLeverage, size, locked,
+                openPriceAvg, newMarginSize, achievedProfits, totalFunding, openFeeTotal, closeFeeTotal, openTotal, closeTotal,
+                closeValue, autoMargin, status, createdTime, now);
+    }
+
     /** §2.15 total = available + locked; available is the part not frozen by close orders. */
     public BigDecimal available() { return size.subtract(locked); }
 

@@ -75,6 +75,29 @@ public final class PositionMath {
         return p.signum() <= 0 ? BigDecimal.ZERO : p;
     }
 
+    /**
+     * A position's margin after its leverage changes (docs/formulas.md, leverage): the initial margin moves from the
+     * old leverage's to the new one's, and margin added or removed by set-margin on top of it stays.
+     * margin' = margin + IM(new) - IM(old), IM(l) = initialMargin(size, entry, l).
+     */
+    public static BigDecimal marginAfterLeverage(boolean inverse, BigDecimal size, BigDecimal entry, BigDecimal margin,
+                                                 BigDecimal oldLeverage, BigDecimal newLeverage) {
+        return margin.add(initialMargin(inverse, size, entry, newLeverage)).subtract(initialMargin(inverse, size, entry, oldLeverage));
+    }
+
+    /**
+     * How much isolated margin set-margin may remove (docs/formulas.md): what is left must cover the larger of the
+     * initial margin at the position's leverage and the maintenance margin at the mark, after any unrealised loss,
+     * so the position stays above maintenance margin. max(0, margin + min(uPnL, 0) - max(IM, MM)).
+     */
+    public static BigDecimal removableMargin(BigDecimal margin, BigDecimal unrealizedPL, BigDecimal initialMargin, BigDecimal maintenance) {
+        BigDecimal keep = initialMargin.max(maintenance);
+        return margin.add(unrealizedPL.min(BigDecimal.ZERO)).subtract(keep).max(BigDecimal.ZERO);
+    }
+
+    /** Rounds down to 8 decimals (estimates a client may act on never promise more than there is). */
+    public static BigDecimal floor(BigDecimal v) { return v.setScale(SCALE, RoundingMode.DOWN); }
+
     /** Wire rounding of derived figures: 8 decimals, half-even. */
     public static BigDecimal round(BigDecimal v) { return v.setScale(SCALE, RoundingMode.HALF_EVEN); }
 

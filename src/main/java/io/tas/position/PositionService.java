@@ -70,10 +70,11 @@ public final class PositionService {
         Instrument.checkLeverage("leverage", c.leverage());
         if (c.leverage().compareTo(inst.maxLeverage()) > 0) throw new ApiException(ErrorCode.PARAM_ERROR, "leverage");
         if (accounts.find(c.uid()).isEmpty()) throw new ApiException(ErrorCode.PARAM_NOT_EXIST, c.uid());
-        HoldMode mode = accounts.settings(c.uid()).holdMode();
         return db.tx(dsl -> {
-            // Under the account's position lock, so two concurrent opens of one side cannot both find none.
-            store.lockPositionsOf(dsl, c.uid());
+            // Under the account's lock, so two concurrent opens of one side cannot both find none, and the hold mode
+            // read here is the one a set-hold-mode (which takes the same lock) leaves at the commit.
+            accounts.lock(c.uid());
+            HoldMode mode = accounts.settingsInTransaction(c.uid()).holdMode();
             if (store.findOpen(dsl, c.uid(), c.category(), c.symbol(), c.holdSide()).isPresent()) {
                 throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "position already open; add to it instead");
             }
@@ -149,6 +150,14 @@ public final class PositionService {
     }
 
     public List<Position> open(long uid) { return store.byStatus(db.dsl(), uid, Status.open); }
+
+    /** What settings changes must know of the accounts' positions (read under the accounts' locks). */
+    public java.util.Map<Long, io.tas.account.SettingsChange.Exposure> exposure(org.jooq.DSLContext dsl, java.util.Collection<Long> uids) {
+        java.util.Map<Long, io.tas.account.SettingsChange.Exposure> out = new java.util.HashMap<>();
+        // Pending orders: none are held yet (strategy and Reality orders land in later issues and add theirs here).
+        store.openContracts(dsl, uids).forEach((uid, contracts) -> out.put(uid, new io.tas.account.SettingsChange.Exposure(contracts, 0)));
+        return out;
+    }
 
 
     /** A position with its figures at the current mark price (docs/formulas.md). */

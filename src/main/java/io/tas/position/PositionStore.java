@@ -7,14 +7,12 @@ import io.tas.position.Position.HoldSide;
 import io.tas.position.Position.Status;
 import io.tas.store.generated.tables.records.FuturesPositionRecord;
 import org.jooq.DSLContext;
-import org.jooq.SQLDialect;
 
 import java.math.BigDecimal;
 
 import java.util.List;
 import java.util.Optional;
 
-import static io.tas.store.generated.Tables.ACCOUNT;
 import static io.tas.store.generated.Tables.FUTURES_POSITION;
 
 /** SQL for futures positions. */
@@ -28,14 +26,23 @@ final class PositionStore {
         dsl.update(FUTURES_POSITION).set(toRecord(dsl, p)).where(FUTURES_POSITION.ID.eq(p.id())).execute();
     }
 
-    /**
-     * The account's position lock: its account row, so opens of one account serialise (lock order: account,
-     * then position, then balance rows). PostgreSQL's FOR NO KEY UPDATE leaves the row's key-share locks alone,
-     * which foreign-key checks of new balance rows take.
-     */
-    void lockPositionsOf(DSLContext dsl, long uid) {
-        var select = dsl.select(ACCOUNT.UID).from(ACCOUNT).where(ACCOUNT.UID.eq(uid));
-        (dsl.dialect() == SQLDialect.POSTGRES ? select.forNoKeyUpdate() : select.forUpdate()).fetchOptional();
+    /** The account's open positions of one contract, locked for this transaction (taken after the account's lock). */
+    List<Position> lockOpen(DSLContext dsl, long uid, Category category, String symbol) {
+        return dsl.selectFrom(FUTURES_POSITION).where(FUTURES_POSITION.UID.eq(uid)
+                        .and(FUTURES_POSITION.STATUS.eq(Status.open.name()))
+                        .and(FUTURES_POSITION.CATEGORY.eq(category.wire()))
+                        .and(FUTURES_POSITION.SYMBOL.eq(symbol)))
+                .orderBy(FUTURES_POSITION.ID).forUpdate().fetch(PositionStore::toPosition);
+    }
+
+    /** The contracts each account holds open positions in, as SettingsChange.Exposure keys (one statement). */
+    java.util.Map<Long, java.util.Set<String>> openContracts(DSLContext dsl, java.util.Collection<Long> uids) {
+        java.util.Map<Long, java.util.Set<String>> out = new java.util.HashMap<>();
+        dsl.selectDistinct(FUTURES_POSITION.UID, FUTURES_POSITION.CATEGORY, FUTURES_POSITION.SYMBOL).from(FUTURES_POSITION)
+                .where(FUTURES_POSITION.UID.in(uids).and(FUTURES_POSITION.STATUS.eq(Status.open.name())))
+                .forEach(r -> out.computeIfAbsent(r.value1(), u -> new java.util.HashSet<>())
+                        .add(io.tas.account.SettingsChange.Exposure.contract(Category.fromWire(r.value2()), r.value3())));
+        return out;
     }
 
     /** The position, locked for this transaction. */

@@ -64,6 +64,12 @@ public final class ChangeFeed implements AutoCloseable {
         if (listener != null) db.dsl().execute("select pg_notify(?, ?)", CHANNEL, key);
     }
 
+    /** Announces several keys in one statement (a group-commit batch); call inside the writing transaction. */
+    public void publishAll(java.util.Collection<String> keys) {
+        if (listener == null || keys.isEmpty()) return;
+        db.dsl().execute("select pg_notify(?, k) from unnest(?::text[]) as k", CHANNEL, keys.toArray(String[]::new));
+    }
+
     private void listen(String url, String user, String password) {
         while (running) {
             try (Connection c = DriverManager.getConnection(url, user, password); Statement s = c.createStatement()) {

@@ -72,7 +72,7 @@ class EndpointsApiTest {
         assertAllStrings(btc);
         assertThat(btc.get("category").asText()).isEqualTo("USDT-FUTURES");
         assertThat(btc.get("symbol").asText()).isEqualTo("BTCUSDT");
-        assertThat(btc.get("marginMode").asText()).isEqualTo("crossed");
+        assertThat(btc.get("marginMode").asText()).isEqualTo("isolated");
         assertThat(btc.get("leverage").asText()).isEqualTo("10");
         assertThat(d.get("coinConfigList").get(0).get("coin").asText()).isEqualTo("BTC");
         // Each account reads only its own settings.

@@ -52,9 +52,9 @@ class ErrorsApiTest {
         assertError(main.send("POST", "/api/v3/account/set-leverage", "{}", 0, "text/plain"), "40007", "Invalid Content_Type");
         assertError(main.send("POST", "/api/v3/account/set-leverage", "{}", 0, null), "40007", "Invalid Content_Type");
         // A charset suffix is still JSON (wire facts §8): the request gets past the Content-Type check to the row,
-        // which answers "not implemented" until set-leverage lands (issue 4).
-        assertError(main.send("POST", "/api/v3/account/set-leverage", "{}", 0, "application/json; charset=UTF-8"), "40099",
-                "Endpoint POST /api/v3/account/set-leverage is not implemented yet in this service");
+        // which names the parameter it misses.
+        assertError(main.send("POST", "/api/v3/account/set-leverage", "{}", 0, "application/json; charset=UTF-8"), "40019",
+                "Parameter category cannot be empty");
     }
 
     @Test
@@ -104,8 +104,8 @@ class ErrorsApiTest {
 
     @Test
     void rowsOfLaterIssuesAnswerNotImplementedInTheEnvelope() {
-        Reply r = main.get("/api/v3/account/pre-set-leverage?category=USDT-FUTURES&symbol=BTCUSDT&marginMode=crossed&leverage=10");
-        assertError(r, "40099", "Endpoint GET /api/v3/account/pre-set-leverage is not implemented yet in this service");
+        Reply r = main.get("/api/v3/trade/unfilled-strategy-orders?category=USDT-FUTURES");
+        assertError(r, "40099", "Endpoint GET /api/v3/trade/unfilled-strategy-orders is not implemented yet in this service");
     }
 
     private static final String CLASSIC_ON_V3 = "You are in Classic Account mode, and the Unified Account API is not supported at this time";

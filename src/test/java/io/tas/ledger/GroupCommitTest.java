@@ -29,7 +29,7 @@ class GroupCommitTest {
     private final java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
     private final java.util.concurrent.atomic.AtomicInteger entered = new java.util.concurrent.atomic.AtomicInteger();
     private final ExecutorService callers = Executors.newFixedThreadPool(32);
-    private GroupCommit commit;
+    private GroupCommit<Change<?>> commit;
 
     private List<Outcome<?>> fakeTransaction(List<Change<?>> changes) {
         entered.incrementAndGet();
@@ -86,7 +86,7 @@ class GroupCommitTest {
 
     /** One writer, busy with a one-change batch, so that whatever is submitted next waits in the queue. */
     private Future<Object> occupyTheWriter() throws Exception {
-        commit = new GroupCommit(this::fakeTransaction, 1);
+        commit = new GroupCommit<>(this::fakeTransaction, 1);
         Future<Object> first = submit(change(1));
         for (int t = 0; t < 1000 && entered.get() < 1; t++) Thread.sleep(5);
         assertThat(entered.get()).as("writer busy").isEqualTo(1);
@@ -119,7 +119,7 @@ class GroupCommitTest {
 
     @Test
     void twoWritersCommitEverythingExactlyOnce() throws Exception {
-        commit = new GroupCommit(this::fakeTransaction);
+        commit = new GroupCommit<>(this::fakeTransaction);
         gate.countDown();
         List<Future<Object>> all = new ArrayList<>();
         for (int i = 1; i <= 200; i++) all.add(submit(change(1 + i % 7)));
@@ -213,9 +213,9 @@ class GroupCommitTest {
 
     @Test
     void afterCloseNothingIsAccepted() throws Exception {
-        commit = new GroupCommit(this::fakeTransaction);
+        commit = new GroupCommit<>(this::fakeTransaction);
         gate.countDown();
-        assertThat(commit.submit(change(3))).isEqualTo(3);
+        assertThat(commit.<Integer>submit(change(3))).isEqualTo(3);
         commit.close();
         assertThatThrownBy(() -> commit.submit(change(1))).isInstanceOf(IllegalStateException.class);
     }
