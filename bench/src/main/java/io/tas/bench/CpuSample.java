@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Process / machine CPU counters, read at the measured-window edges. */
-record CpuSample(long wallNanos, long selfCpuNanos, long serverTicks, long auxTicks, long sysIdle, long sysTotal) {
+record CpuSample(long wallNanos, long selfCpuNanos, long serverTicks, long auxTicks, long sysIdle, long sysTotal, long sysIrq) {
     static final long CLK_TCK = Long.getLong("bench.clkTck", 100L);
 
     /** utime+stime ticks of /proc/PID/stat, or -1. */
@@ -50,7 +50,7 @@ record CpuSample(long wallNanos, long selfCpuNanos, long serverTicks, long auxTi
         }
         long srv = serverPid > 0 ? ticks(Path.of("/proc/" + serverPid + "/stat"), null) : -1;
         long aux = auxName != null ? ticksByName(auxName) : -1;
-        long idle = 0, total = 0;
+        long idle = 0, total = 0, irq = 0;
         try {
             String line = Files.readAllLines(Path.of("/proc/stat")).getFirst();
             String[] f = line.trim().split("\\s+");
@@ -60,10 +60,13 @@ record CpuSample(long wallNanos, long selfCpuNanos, long serverTicks, long auxTi
                 if (i == 4 || i == 5) {
                     idle += v; // idle + iowait
                 }
+                if (i == 6 || i == 7) {
+                    irq += v; // irq + softirq: mostly loopback packets of the measured traffic, billed to no process
+                }
             }
         } catch (IOException | RuntimeException e) {
             total = 0;
         }
-        return new CpuSample(wall, self, srv, aux, idle, total);
+        return new CpuSample(wall, self, srv, aux, idle, total, irq);
     }
 }

@@ -109,13 +109,13 @@ final class Report {
         sb.append('\n');
         sb.append("rps = successful responses (HTTP 200 and body contains \"00000\") per second of the measured window\n");
         sb.append("srv/db/load/oth cpu = CPU cores used during the measured window by the server JVM / the PostgreSQL processes /\n"
-                + "  the load-generator JVM / everything else (other cpu > 0.15 = noisy run)\n");
+                + "  the load-generator JVM / everything else but interrupts (other cpu > 0.15 = noisy run; irq = interrupt time)\n");
         for (Properties r : rows) {
             if (r.getProperty("missing") == null) {
-                sb.append(String.format(Locale.ROOT, "%-16s measured=%s window=%ss p90=%sms max=%sms mean=%sms machine-busy=%s%% 1st/2nd-half=%s%n",
+                sb.append(String.format(Locale.ROOT, "%-16s measured=%s window=%ss p90=%sms max=%sms mean=%sms machine-busy=%s%% irq=%s 1st/2nd-half=%s%n",
                         r.getProperty("label"), r.getProperty("measured_responses"), r.getProperty("window_s"),
                         r.getProperty("p90_ms"), r.getProperty("max_ms"), r.getProperty("mean_ms"),
-                        r.getProperty("machine_busy_pct"), r.getProperty("half_ratio", "n/a")));
+                        r.getProperty("machine_busy_pct"), r.getProperty("irq_cpu_cores", "n/a"), r.getProperty("half_ratio", "n/a")));
             }
         }
         for (String n : notes) {
