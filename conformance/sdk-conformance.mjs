@@ -16,6 +16,12 @@ const sub = {
   apiSecret: env('TAS_SUB_API_SECRET', 'demo-secret-sub1-0000000000000004'),
   apiPass: env('TAS_SUB_API_PASSPHRASE', 'DemoPass4'),
 };
+// The demo main account's read-only key.
+const readOnly = {
+  apiKey: env('TAS_RO_API_KEY', 'bg_demo00000000000000000000000002'),
+  apiSecret: env('TAS_RO_API_SECRET', 'demo-secret-main-ro-0000000000000002'),
+  apiPass: env('TAS_RO_API_PASSPHRASE', 'DemoPass2'),
+};
 // The demo's classic sub-account 1000000005 (README "Demo data").
 const classic = {
   apiKey: env('TAS_CLASSIC_API_KEY', 'bg_demo00000000000000000000000005'),
@@ -161,6 +167,78 @@ for (const category of ['SPOT', 'USDT-FUTURES']) {
     return `${data.length} tickers`;
   });
 }
+
+// ---- account configuration (issue 8), on the demo main account: BTCUSDT isolated long 0.05 at 10x is open ----
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const symbolConfig = (settings, symbol) => settings.symbolConfigList.find((c) => c.symbol === symbol);
+
+await check('v3 pre-set-leverage', async () => {
+  const data = await success(v3().preSetLeverage({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', marginMode: 'isolated', leverage: '20' }));
+  for (const f of ['estMaxOpen', 'estMaxBorrowable', 'requiredMargin', 'marginChange']) {
+    assert(isStr(data?.[f]), `${f}=${JSON.stringify(data?.[f])}, want a string`);
+  }
+  // 0.05 x 95000 / 20 = 237.5 USD at 20x against 475 at 10x (docs/formulas.md).
+  assert(data.requiredMargin === '237.5' && data.marginChange === '-237.5', JSON.stringify(data));
+  return JSON.stringify(data);
+});
+
+await check('v3 set-leverage + settings read back', async () => {
+  const client = v3();
+  const data = await success(client.setLeverage({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', marginMode: 'isolated', posSide: 'long', leverage: '12' }));
+  assert(data === 'success', `data=${JSON.stringify(data)}, want "success"`);
+  const btc = symbolConfig(await success(client.getAccountSettings()), 'BTCUSDT');
+  assert(btc?.marginMode === 'isolated' && btc.leverage === '12', `BTCUSDT config ${JSON.stringify(btc)}`);
+  const margin = await success(client.setLeverage({ category: 'MARGIN', coin: 'BTC', leverage: '3' }));
+  assert(margin === 'success', `data=${JSON.stringify(margin)}`);
+  const coins = (await success(client.getAccountSettings())).coinConfigList;
+  assert(coins.some((c) => c.coin === 'BTC' && c.leverage === '3'), `coinConfigList ${JSON.stringify(coins)}`);
+});
+
+await check('v3 set-margin add and remove', async () => {
+  const client = v3();
+  for (const operation of ['add', 'remove']) {
+    const data = await success(client.setMargin({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', posSide: 'long', operation, amount: '10' }));
+    assert(data === 'success', `${operation}: data=${JSON.stringify(data)}`);
+  }
+});
+
+await check('v3 set-margin beyond the removable margin -> 40017', () =>
+  expectCode(v3().setMargin({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', posSide: 'long', operation: 'remove', amount: '100000' }), '40017'));
+
+await check('v3 set-hold-mode with open positions -> 25010', () =>
+  expectCode(v3().setHoldMode({ holdMode: 'hedge_mode' }), '25010'));
+
+await check('v3 switch-deduct + deduct-info', async () => {
+  const client = v3();
+  const data = await success(client.switchDeduct({ deduct: 'off' }));
+  assert(data === true, `data=${JSON.stringify(data)}, want true`);
+  await sleep(1100); // deduct-info: 1/s/UID (§8), and the limiter runs on the real clock here
+  const info = await success(client.getDeductInfo());
+  assert(info?.deduct === 'off', `deduct=${JSON.stringify(info?.deduct)}`);
+  await sleep(1100);
+  await success(client.switchDeduct({ deduct: 'on' }));
+});
+
+await check('v3 adjust-account-mode + delta-info', async () => {
+  const client = v3();
+  const data = await success(client.adjustAccountMode({ mode: 'advanced', deltaSwitch: 'yes' }));
+  assert(data === null, `data=${JSON.stringify(data)}, want null`);
+  const delta = await success(client.getDeltaInfo());
+  for (const f of ['deltaEquityRatio', 'deltaThreshold', 'positionThreshold']) assert(isStr(delta?.[f]), `${f}=${JSON.stringify(delta?.[f])}`);
+  assert(Array.isArray(delta.list) && delta.list.every((c) => isStr(c.coin) && isStr(c.positionRatio)), `list=${JSON.stringify(delta.list)}`);
+  await sleep(1100); // adjust-account-mode: 1/s/UID
+  await success(client.adjustAccountMode({ mode: 'advanced', deltaSwitch: 'no' }));
+  return `${delta.list.length} coins`;
+});
+
+await check('v3 delta-info while deltaSwitch is no -> 40017', () => expectCode(v3().getDeltaInfo(), '40017'));
+
+await check('read-only key set-leverage -> 40014', () =>
+  expectCode(v3(readOnly).setLeverage({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '5' }), '40014'));
+
+await check('classic key set-leverage -> 40084', () =>
+  expectCode(v3(classic).setLeverage({ category: 'USDT-FUTURES', symbol: 'BTCUSDT', leverage: '5' }), '40084'));
 
 // ---- failures ----
 

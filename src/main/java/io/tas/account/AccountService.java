@@ -87,6 +87,7 @@ public final class AccountService implements AutoCloseable {
 
     /** Drops one UID's cached account and settings, or everything for ChangeFeed.EVERYTHING. */
     void invalidate(String key) {
+        invalidations.incrementAndGet(); // before dropping: a load that raced this one will not be cached (see cacheable)
         if (ChangeFeed.EVERYTHING.equals(key)) {
             accounts.invalidateAll();
             settings.invalidateAll();
@@ -124,12 +125,19 @@ public final class AccountService implements AutoCloseable {
         return account;
     }
 
+    /**
+     * Counts invalidations. A value loaded from the database is cached only if none happened while it was loaded: a
+     * load that read a row just before a write committed must not put the old value back after the write dropped it.
+     */
+    private final java.util.concurrent.atomic.AtomicLong invalidations = new java.util.concurrent.atomic.AtomicLong();
+
     public Optional<Account> find(long uid) {
         if (!cacheEnabled) return store.find(db.dsl(), uid);
         Account cached = accounts.getIfPresent(uid);
         if (cached != null) return Optional.of(cached);
+        long seen = invalidations.get();
         Optional<Account> loaded = store.find(db.dsl(), uid);
-        loaded.ifPresent(a -> accounts.put(uid, a));
+        if (invalidations.get() == seen) loaded.ifPresent(a -> accounts.put(uid, a));
         return loaded;
     }
 
@@ -138,9 +146,10 @@ public final class AccountService implements AutoCloseable {
             AccountSettings cached = settings.getIfPresent(uid);
             if (cached != null) return cached;
         }
+        long seen = invalidations.get();
         AccountSettings loaded = store.settings(db.dsl(), uid)
                 .orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, uid));
-        if (cacheEnabled) settings.put(uid, loaded);
+        if (cacheEnabled && invalidations.get() == seen) settings.put(uid, loaded);
         return loaded;
     }
 

@@ -72,7 +72,7 @@ public final class LeverageService {
         }
         Instrument inst = contract(r);
         try {
-            accounts.change(new SettingsChange.SetContractLeverage(r.uid(), r.category(), r.symbol(), now -> resolve(r, inst, now), false));
+            accounts.change(new SettingsChange.SetContractLeverage(r.uid(), r.category(), r.symbol(), now -> resolve(r, inst, now, true), false));
         } catch (SettingsChange.ContractHasPositions e) {
             accounts.changeTogether(r.uid(), () -> moveOpenPositions(r, inst));
         }
@@ -110,7 +110,7 @@ public final class LeverageService {
         AccountSettings settings = accounts.settings(r.uid());
         if (r.category() == Category.MARGIN) return marginEstimate(r, settings);
         Instrument inst = contract(r);
-        SymbolConfig target = resolve(r, inst, settings.symbolConfig(r.category(), r.symbol()));
+        SymbolConfig target = resolve(r, inst, settings.symbolConfig(r.category(), r.symbol()), false);
         BigDecimal usd = BigDecimal.ZERO, change = BigDecimal.ZERO;
         for (Position p : db.read(dsl -> store.byStatus(dsl, r.uid(), Position.Status.open))) {
             if (p.category() != r.category() || !p.symbol().equals(r.symbol()) || p.marginMode() != target.marginMode()) continue;
@@ -189,10 +189,12 @@ public final class LeverageService {
     /**
      * The contract's configuration after the request, from the current one (DESIGN: leverage required unless
      * long/shortLeverage is given; §4.1.2: those win over leverage). Crossed has one leverage for both sides. Isolated
-     * without long/shortLeverage needs posSide and sets that side; a side not named keeps its value (a contract that
-     * was crossed starts both sides from its crossed leverage). Never configured: 10x, or the maximum when lower.
+     * without long/shortLeverage sets posSide's side; set-leverage requires posSide (§4.1.2), pre-set-leverage has no
+     * such parameter and means both sides (§4.1.1: "isolated hedge with the same leverage on both sides"). A side not
+     * named keeps its value (a contract that was crossed starts both sides from its crossed leverage). Never
+     * configured: 10x, or the maximum when lower.
      */
-    static SymbolConfig resolve(LeverageRequest r, Instrument inst, Optional<SymbolConfig> current) {
+    static SymbolConfig resolve(LeverageRequest r, Instrument inst, Optional<SymbolConfig> current, boolean posSideRequired) {
         BigDecimal fallback = AccountSettings.DEFAULT_LEVERAGE.min(inst.maxLeverage());
         SymbolConfig base = current.orElse(new SymbolConfig(r.category(), r.symbol(), MarginMode.crossed, fallback, fallback));
         MarginMode mode = r.marginMode() != null ? r.marginMode() : MarginMode.crossed;
@@ -208,9 +210,9 @@ public final class LeverageService {
             shortLev = r.shortLeverage() != null ? r.shortLeverage() : base.shortLeverage();
         } else {
             if (r.leverage() == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "leverage");
-            if (r.posSide() == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "posSide");
-            longLev = r.posSide() == HoldSide.long_ ? r.leverage() : base.longLeverage();
-            shortLev = r.posSide() == HoldSide.short_ ? r.leverage() : base.shortLeverage();
+            if (r.posSide() == null && posSideRequired) throw new ApiException(ErrorCode.PARAM_EMPTY, "posSide");
+            longLev = r.posSide() != HoldSide.short_ ? r.leverage() : base.longLeverage();
+            shortLev = r.posSide() != HoldSide.long_ ? r.leverage() : base.shortLeverage();
         }
         return new SymbolConfig(r.category(), r.symbol(), mode, longLev.setScale(2), shortLev.setScale(2));
     }
@@ -223,7 +225,7 @@ public final class LeverageService {
      */
     private SettingsChange moveOpenPositions(LeverageRequest r, Instrument inst) {
         long uid = r.uid();
-        SymbolConfig target = resolve(r, inst, accounts.settingsInTransaction(uid).symbolConfig(r.category(), r.symbol()));
+        SymbolConfig target = resolve(r, inst, accounts.settingsInTransaction(uid).symbolConfig(r.category(), r.symbol()), true);
         List<Position> moved = new ArrayList<>();
         BigDecimal delta = BigDecimal.ZERO;
         long now = clock.millis();
@@ -254,20 +256,26 @@ public final class LeverageService {
 
     /** Whether margin, after the position's unrealised loss, stays above its maintenance margin at the mark. */
     private boolean coversMaintenance(Instrument inst, Position p, BigDecimal margin) {
-        BigDecimal mark = prices.requireMarkPrice(p.category(), p.symbol());
-        BigDecimal upl = PositionMath.pnl(inst.isInverse(), p.holdSide().sign(), p.size(), p.openPriceAvg(), mark);
-        BigDecimal mm = PositionMath.maintenanceMargin(inst.isInverse(), p.size(), mark, PositionMath.mmr(inst, p.size(), mark));
-        return margin.add(upl.min(BigDecimal.ZERO)).compareTo(mm) > 0;
+        AtMark m = atMark(inst, p);
+        return margin.add(m.unrealizedPL().min(BigDecimal.ZERO)).compareTo(m.maintenance()) > 0;
     }
 
     /** §4.1.3 removal bound (docs/formulas.md, set-margin). */
     private BigDecimal removableMargin(Instrument inst, Position p) {
+        AtMark m = atMark(inst, p);
+        // At the ledger's scale, as the stored margin was computed: margin added on top is removable to the last unit.
+        BigDecimal im = Ledger.scaled(PositionMath.initialMargin(inst.isInverse(), p.size(), p.openPriceAvg(), p.leverage()));
+        return PositionMath.removableMargin(p.marginSize(), m.unrealizedPL(), im, m.maintenance());
+    }
+
+    /** A position's unrealised PnL and maintenance margin at the current mark price (40098 without one). */
+    private record AtMark(BigDecimal unrealizedPL, BigDecimal maintenance) {}
+
+    private AtMark atMark(Instrument inst, Position p) {
         BigDecimal mark = prices.requireMarkPrice(p.category(), p.symbol());
         boolean inverse = inst.isInverse();
-        BigDecimal upl = PositionMath.pnl(inverse, p.holdSide().sign(), p.size(), p.openPriceAvg(), mark);
-        BigDecimal mm = PositionMath.maintenanceMargin(inverse, p.size(), mark, PositionMath.mmr(inst, p.size(), mark));
-        BigDecimal im = PositionMath.initialMargin(inverse, p.size(), p.openPriceAvg(), p.leverage());
-        return PositionMath.removableMargin(p.marginSize(), upl, im, mm);
+        return new AtMark(PositionMath.pnl(inverse, p.holdSide().sign(), p.size(), p.openPriceAvg(), mark),
+                PositionMath.maintenanceMargin(inverse, p.size(), mark, PositionMath.mmr(inst, p.size(), mark)));
     }
 
     @SafeVarargs

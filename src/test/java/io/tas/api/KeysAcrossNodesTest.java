@@ -65,6 +65,24 @@ class KeysAcrossNodesTest {
         assertThat(revoked).isLessThan(5_000);
     }
 
+    /** Issue 8: a settings change group-committed on one node reaches the other node's settings cache (D43). */
+    @Test
+    void aSettingsChangeOnOneNodeIsReadOnTheOther() throws Exception {
+        Admin adminA = new Admin(a);
+        Credentials c = adminA.fundedAccount("nodes-settings-" + System.nanoTime());
+        assertThat(b.client(c).get("/api/v3/account/settings").data().get("holdMode").asText()).isEqualTo("one_way_mode"); // cached on B
+        assertThat(a.client(c).post("/api/v3/account/set-hold-mode", "{\"holdMode\":\"hedge_mode\"}").code()).isEqualTo("00000");
+        // Node A reads its own write at once; node B once the NOTIFY arrives.
+        assertThat(a.client(c).get("/api/v3/account/settings").data().get("holdMode").asText()).isEqualTo("hedge_mode");
+        long start = System.nanoTime();
+        while (!b.client(c).get("/api/v3/account/settings").data().get("holdMode").asText().equals("hedge_mode")) {
+            if (System.nanoTime() - start > 10_000_000_000L) throw new AssertionError("node B still reads one_way_mode after 10 s");
+            Thread.sleep(5);
+        }
+        System.out.println("KeysAcrossNodesTest: a hold-mode change on node A was read on node B after "
+                + (System.nanoTime() - start) / 1_000_000 + " ms");
+    }
+
     @Test
     void aResetOnOneNodeEmptiesTheOtherNodesIndexAndASeedRefillsIt() throws Exception {
         Supplier<Reply> demoOnB = () -> b.client(Credentials.MAIN_RW).get("/api/v3/account/info");

@@ -62,6 +62,42 @@ class RateLimitApiTest {
         return server.client(new Credentials(key, admin.lastSecret, "Limits1"));
     }
 
+    /**
+     * Issue 8: the §8 limit of each account-configuration row, written out here from the spec (not read from the
+     * catalog), so a wrong catalog row fails. A fresh account per row; whatever the row answers, only the quota gets
+     * past the limiter in one second.
+     */
+    @Test
+    void eachAccountConfigurationRowAllowsExactlyItsQuota() {
+        Object[][] rows = {
+                {"GET", "/api/v3/account/pre-set-leverage?category=USDT-FUTURES&symbol=BTCUSDT&marginMode=crossed&leverage=5", null, 10},
+                {"POST", "/api/v3/account/set-leverage", "{\"category\":\"USDT-FUTURES\",\"symbol\":\"BTCUSDT\",\"leverage\":\"5\"}", 10},
+                {"POST", "/api/v3/account/set-hold-mode", "{\"holdMode\":\"one_way_mode\"}", 10},
+                {"POST", "/api/v3/account/switch-deduct", "{\"deduct\":\"on\"}", 1},
+                {"GET", "/api/v3/account/deduct-info", null, 1},
+                {"POST", "/api/v3/account/switch", "{}", 1},
+                {"GET", "/api/v3/account/switch-status", null, 5},
+                {"POST", "/api/v3/account/set-margin", "{\"category\":\"USDT-FUTURES\",\"symbol\":\"BTCUSDT\",\"posSide\":\"long\",\"operation\":\"add\",\"amount\":\"1\"}", 10},
+                {"GET", "/api/v3/account/delta-info", null, 20},
+                {"POST", "/api/v3/account/adjust-account-mode", "{\"mode\":\"basic\"}", 1}};
+        Admin admin = new Admin(server);
+        for (Object[] row : rows) {
+            ApiClient client = key(admin, freshAccount(admin), "read-and-write");
+            // delta-info's caller condition (a guard) is checked before the limiter: turn delta-neutral on first.
+            if (row[1].toString().contains("delta-info")) {
+                assertThat(client.post("/api/v3/account/adjust-account-mode", "{\"mode\":\"delta\"}").code()).isEqualTo("00000");
+            }
+            int quota = (Integer) row[3];
+            int passed = 0;
+            for (int i = 0; i < quota + 3; i++) {
+                Reply r = row[0].equals("GET") ? client.get((String) row[1]) : client.post((String) row[1], (String) row[2]);
+                if (r.status() != 429) passed++;
+                else assertThat(r.code()).isEqualTo("429");
+            }
+            assertThat(passed).as(row[1].toString()).isEqualTo(quota);
+        }
+    }
+
     @Test
     void settingsAllowTwentyPerSecondPerUidAndOtherUsersAreNotThrottled() {
         Admin admin = new Admin(server);

@@ -36,6 +36,7 @@ class BitgetSdkConformanceTest {
             put(env, "TAS_", Credentials.MAIN_RW);
             put(env, "TAS_SUB_", Credentials.SUB);
             put(env, "TAS_CLASSIC_", Credentials.CLASSIC);
+            put(env, "TAS_RO_", Credentials.MAIN_RO);
             Result r = run(pb, 120);
             System.out.println(r.output());
             assertThat(r.output()).contains("ok wrong secret -> 40009", "ok expired timestamp", "-> 40008",
@@ -43,7 +44,13 @@ class BitgetSdkConformanceTest {
                     "ok sub-account key calling sub-list -> 40068", "ok classic key account info",
                     "ok classic key v3 account settings -> 40084 (http=400 msg=\"You are in Classic Account mode, and the Unified Account API is not supported at this time\")",
                     "ok unified key v2 futures positions -> 40085 (http=400 msg=\"You are in Unified Account mode, and the Classic Account API is not supported at this time\")",
-                    "ok v3 sub-account list paging limit=1 (3 distinct subUids)");
+                    "ok v3 sub-account list paging limit=1 (3 distinct subUids)",
+                    // issue 8: account configuration
+                    "ok v3 pre-set-leverage", "ok v3 set-leverage + settings read back", "ok v3 set-margin add and remove",
+                    "ok v3 set-margin beyond the removable margin -> 40017", "ok v3 set-hold-mode with open positions -> 25010",
+                    "ok v3 switch-deduct + deduct-info", "ok v3 adjust-account-mode + delta-info",
+                    "ok v3 delta-info while deltaSwitch is no -> 40017", "ok read-only key set-leverage -> 40014",
+                    "ok classic key set-leverage -> 40084");
             assertThat(r.output()).containsPattern("(?m)^\\d+ passed, 0 failed$");
             assertThat(r.exit()).as(r.output()).isZero();
         }

@@ -118,6 +118,22 @@ class GroupCommitTest {
     }
 
     @Test
+    void changesWithTheSameExclusiveKeyNeverShareABatch() throws Exception {
+        // Keyed by key count: changes 1..3 repeat each key three times. One writer, held busy by the first change.
+        commit = new GroupCommit<>("keyed", this::fakeTransaction, c -> c.keys().size(), 1);
+        Future<Object> first = submit(change(9));
+        for (int t = 0; t < 1000 && entered.get() < 1; t++) Thread.sleep(5);
+        List<Future<Object>> rest = new ArrayList<>();
+        for (int round = 0; round < 3; round++) for (int i = 1; i <= 3; i++) rest.add(submit(change(i)));
+        awaitQueued(9);
+        gate.countDown();
+        assertThat(first.get(10, TimeUnit.SECONDS)).isEqualTo(9);
+        for (int j = 0; j < 9; j++) assertThat(rest.get(j).get(10, TimeUnit.SECONDS)).isEqualTo(1 + j % 3);
+        // Each later batch takes one change per key, in arrival order: the deferred ones go first next time.
+        assertThat(batchSizes).containsExactly(1, 3, 3, 3);
+    }
+
+    @Test
     void twoWritersCommitEverythingExactlyOnce() throws Exception {
         commit = new GroupCommit<>(this::fakeTransaction);
         gate.countDown();
