@@ -3,10 +3,6 @@ import javax.crypto.spec.SecretKeySpec;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -15,14 +11,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Issue-3 benchmark: POST small-assets-trade and GET max-withdrawal against the service on PostgreSQL,
- * and a plain JDBC "update + insert + commit" loop on the same database in the same run.
- * Single-file program (java MoneyBench.java ...); bench/run-money drives it. Every loop is bounded in
- * count and time; traffic goes to loopback only.
+ * Issue-3 benchmark: POST small-assets-trade and GET max-withdrawal against the service on PostgreSQL.
+ * Single-file program (java MoneyBench.java ...); bench/run-money drives it, and runs the JDBC baseline (the bench
+ * tool's jdbc-loop) on the same database in the same run. Every loop is bounded in count and time; traffic goes to
+ * loopback only.
  *
  *   seed   OUT ACCOUNTS COINS          write the seed: ACCOUNTS accounts with one key each, COINS dust coins each
  *   http   PORT ACCOUNTS COINS WARMUP SECONDS   run the two HTTP loads, one connection per account
- *   jdbc   URL THREADS WARMUP SECONDS            run the JDBC baseline
  */
 public class MoneyBench {
     static String key(int a) { return String.format("bg_bench%024d", a); }
@@ -37,7 +32,6 @@ public class MoneyBench {
             case "seed" -> seed(Path.of(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]));
             case "http" -> http(Integer.parseInt(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]),
                     Integer.parseInt(args[4]), Integer.parseInt(args[5]));
-            case "jdbc" -> jdbc(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
             default -> throw new IllegalArgumentException(args[0]);
         }
     }
@@ -196,55 +190,6 @@ public class MoneyBench {
         byte[] all = Arrays.copyOf(h, h.length + payload.length);
         System.arraycopy(payload, 0, all, h.length, payload.length);
         return all;
-    }
-
-    // ------------------------------------------------------------------ JDBC baseline
-    /** One transaction per iteration: UPDATE a balance row, INSERT a journal row, COMMIT; one row per thread. */
-    static void jdbc(String url, int threads, int warmup, int seconds) throws Exception {
-        try (Connection c = DriverManager.getConnection(url, "postgres", ""); Statement s = c.createStatement()) {
-            s.execute("create table if not exists jdbc_bench_balance (id int primary key, available numeric(38,18) not null)");
-            s.execute("create table if not exists jdbc_bench_journal (id bigserial primary key, balance_id int not null, amount numeric(38,18) not null)");
-            for (int t = 0; t < threads; t++) s.execute("insert into jdbc_bench_balance values (" + t + ", 1000000000) on conflict do nothing");
-        }
-        long warmEnd = System.nanoTime() + warmup * 1_000_000_000L;
-        long end = warmEnd + seconds * 1_000_000_000L;
-        AtomicLong ok = new AtomicLong();
-        List<long[]> lat = new ArrayList<>();
-        CountDownLatch done = new CountDownLatch(threads);
-        for (int t = 0; t < threads; t++) {
-            int id = t;
-            long[] mine = new long[2_000_000];
-            lat.add(mine);
-            Thread.ofPlatform().start(() -> {
-                int recorded = 0;
-                try (Connection c = DriverManager.getConnection(url, "postgres", "")) {
-                    c.setAutoCommit(false);
-                    PreparedStatement up = c.prepareStatement("update jdbc_bench_balance set available = available - 1 where id = ?");
-                    PreparedStatement in = c.prepareStatement("insert into jdbc_bench_journal (balance_id, amount) values (?, -1)");
-                    for (long i = 0; i < 50_000_000 && System.nanoTime() < end; i++) {
-                        long t0 = System.nanoTime();
-                        up.setInt(1, id);
-                        up.executeUpdate();
-                        in.setInt(1, id);
-                        in.executeUpdate();
-                        c.commit();
-                        long t1 = System.nanoTime();
-                        if (t0 >= warmEnd) {
-                            ok.incrementAndGet();
-                            if (recorded < mine.length) mine[recorded++] = t1 - t0;
-                        }
-                    }
-                } catch (Exception e) {
-                    e.printStackTrace();
-                } finally {
-                    if (recorded < mine.length) mine[recorded] = -1;
-                    done.countDown();
-                }
-            });
-        }
-        done.await();
-        long[] all = lat.stream().flatMapToLong(x -> Arrays.stream(x).takeWhile(v -> v > 0)).sorted().toArray();
-        print(new Result("jdbc update+insert+commit", ok.get(), 0, seconds, all));
     }
 
     static void print(Result r) {

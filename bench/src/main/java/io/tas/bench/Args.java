@@ -5,9 +5,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Minimal "--name value" / "--name=value" flag parser. Unknown flags are rejected by {@link #done()}. */
+/**
+ * Minimal "--name value" / "--name=value" flag parser. A flag given twice keeps both values ({@link #all}); the
+ * single-value getters take the last. Unknown flags are rejected by {@link #done()}.
+ */
 final class Args {
-    private final Map<String, String> values = new LinkedHashMap<>();
+    private final Map<String, List<String>> values = new LinkedHashMap<>();
     private final List<String> positional = new ArrayList<>();
     private final java.util.Set<String> used = new java.util.HashSet<>();
 
@@ -29,7 +32,7 @@ final class Args {
                         value = "true";
                     }
                 }
-                values.put(name, value);
+                values.computeIfAbsent(name, k -> new ArrayList<>()).add(value);
             } else {
                 positional.add(a);
             }
@@ -38,12 +41,18 @@ final class Args {
 
     String str(String name, String def) {
         used.add(name);
+        List<String> v = values.get(name);
+        return v == null ? def : v.getLast();
+    }
+
+    /** Every value of a flag that may be repeated, in order; {@code def} when it was not given. */
+    List<String> all(String name, List<String> def) {
+        used.add(name);
         return values.getOrDefault(name, def);
     }
 
     String required(String name) {
-        used.add(name);
-        String v = values.get(name);
+        String v = str(name, null);
         if (v == null) {
             throw new IllegalArgumentException("missing required flag --" + name);
         }

@@ -14,20 +14,27 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-/** One signed GET; writes the response body to --out. Used to capture the real service's body for the baseline. */
+/**
+ * One signed request (GET by default; --method/--body/--n-from/--n-to as for `load`, with the first key of
+ * --credentials-file); writes the response body to --out. Used to capture the real service's body for the baseline
+ * and to probe an endpoint before loading it. A body template gets the last value of its cycle, so the load's first
+ * request (the first value) still changes what the probe set.
+ */
 final class Fetch {
 
     static int run(Args a) throws Exception {
         String host = a.str("host", "127.0.0.1");
         int port = Integer.parseInt(a.required("port"));
-        String path = a.str("path", "/api/v3/account/settings");
+        SignedRequests.Spec spec = SignedRequests.Spec.from(a, "/api/v3/account/settings");
+        String path = spec.path();
         String out = a.str("out", null);
-        String expect = a.str("expect", "00000");
-        Credentials creds = Credentials.from(a);
+        List<String> expect = a.all("expect", List.of("00000"));
+        Credentials creds = Credentials.all(a).getFirst();
         Transport transport = Transport.select(a.str("transport", "nio"));
         a.done();
 
@@ -57,11 +64,11 @@ final class Fetch {
                                     });
                         }
                     }).connect(host, port).sync().channel();
-            ch.writeAndFlush(new SignedRequests(creds, host, port, path).nextGet());
+            ch.writeAndFlush(new SignedRequests(creds, host, port, spec, spec.to() - spec.from()).next());
             FullHttpResponse r = result.get(15, TimeUnit.SECONDS);
             try {
                 byte[] body = ByteBufUtil.getBytes(r.content());
-                System.err.println("fetch " + path + " -> " + r.status());
+                System.err.println("fetch " + spec.method() + " " + path + " -> " + r.status());
                 for (Map.Entry<String, String> h : r.headers()) {
                     System.err.println("  " + h.getKey() + ": " + h.getValue());
                 }
@@ -71,8 +78,8 @@ final class Fetch {
                 if (out != null) {
                     Files.write(Path.of(out), body);
                 }
-                if (r.status().code() != 200 || !text.contains(expect)) {
-                    System.err.println("fetch: unexpected response (want 200 and body containing \"" + expect + "\")");
+                if (r.status().code() != 200 || !expect.stream().allMatch(text::contains)) {
+                    System.err.println("fetch: unexpected response (want 200 and a body containing " + String.join(" and ", expect) + ")");
                     return 3;
                 }
                 return 0;

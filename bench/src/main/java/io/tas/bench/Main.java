@@ -6,12 +6,22 @@ public final class Main {
             usage: java -jar bench.jar <command> [flags]
               netty-baseline --port P [--host 127.0.0.1] [--body-file F] [--threads N] [--transport auto|epoll|nio]
               load           --port P [--host H] [--path /api/v3/account/settings] [--connections 64]
+                             [--method GET|POST] [--body TEMPLATE] [--n-from 2] [--n-to 20]
                              [--warmup-seconds 30] [--seconds 10] [--max-requests 10000000] [--threads N]
-                             [--request-timeout-seconds 10] [--max-reconnects 1000] [--expect 00000]
+                             [--request-timeout-seconds 10] [--max-reconnects 1000] [--expect 00000 ...]
                              [--label L] [--result-file F] [--server-pid PID] [--progress-seconds 0]
                              [--aux-cpu-process NAME] [--transport auto|epoll|nio]
-                             [--api-key K --api-secret S --api-passphrase P]
-              fetch          --port P [--host H] [--path P] [--out F] [--expect 00000]
+                             [--api-key K --api-secret S --api-passphrase P | --credentials-file F]
+                             (each {n} in TEMPLATE: the next value of the cycle n-from..n-to of the connection;
+                              --expect may repeat: the body must contain each; connection i signs with key i mod k)
+              fetch          --port P [--host H] [--path P] [--method M] [--body T] [--out F] [--expect 00000 ...]
+                             [--credentials-file F | --api-key K ...]
+              provision      --admin-port A --accounts N --out F [--admin-token T] [--permission uta_mgt ...]
+                             [--perm-type read-and-write] [--account-mode UNIFIED] [--username-prefix bench-]
+                             [--passphrase BenchPass1]     (fresh accounts + keys via the admin API -> credentials file)
+              jdbc-loop      --url JDBC_URL [--user postgres] [--threads 16] [--warmup-seconds 20] [--seconds 10]
+                             [--max-requests N] [--label jdbc-loop] [--result-file F] [--aux-cpu-process postgres]
+                             [--progress-seconds 0]   (needs the PostgreSQL driver on the class path)
               free-ports     [--count N]
               report         [--out F] [--header-file F] [--baseline netty-baseline] RESULT_FILE|missing:LABEL:REASON ...
             """;
@@ -31,6 +41,8 @@ public final class Main {
                 case "netty-baseline" -> BaselineServer.run(a);
                 case "load" -> LoadGen.run(a);
                 case "fetch" -> Fetch.run(a);
+                case "provision" -> Provision.run(a);
+                case "jdbc-loop" -> JdbcLoop.run(a);
                 case "free-ports" -> FreePorts.run(a);
                 case "report" -> Report.run(a);
                 default -> {
@@ -41,6 +53,9 @@ public final class Main {
         } catch (IllegalArgumentException e) {
             System.err.println("error: " + e.getMessage());
             System.err.print(USAGE);
+            rc = 1;
+        } catch (IllegalStateException e) {
+            System.err.println("error: " + e.getMessage());
             rc = 1;
         }
         System.exit(rc);

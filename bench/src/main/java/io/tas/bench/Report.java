@@ -48,11 +48,11 @@ final class Report {
             if (sb.length() > 0 && sb.charAt(sb.length() - 1) != '\n') sb.append('\n');
             sb.append('\n');
         }
-        String fmt = "%-16s %10s %9s %9s %9s %8s %11s %8s %8s %8s %8s%n";
-        sb.append(String.format(Locale.ROOT, fmt, "target", "rps", "p50 ms", "p99 ms", "p99.9 ms", "errors",
+        String fmt = "%-16s %10s %9s %9s %9s %8s %8s %11s %8s %8s %8s %8s%n";
+        sb.append(String.format(Locale.ROOT, fmt, "target", "rps", "p50 ms", "p99 ms", "p99.9 ms", "p99/p50", "errors",
                 "vs baseline", "srv cpu", "db cpu", "load cpu", "oth cpu"));
         sb.append(String.format(Locale.ROOT, fmt, "-".repeat(16), "-".repeat(10), "-".repeat(9), "-".repeat(9),
-                "-".repeat(9), "-".repeat(8), "-".repeat(11), "-".repeat(8), "-".repeat(8), "-".repeat(8),
+                "-".repeat(9), "-".repeat(8), "-".repeat(8), "-".repeat(11), "-".repeat(8), "-".repeat(8), "-".repeat(8),
                 "-".repeat(8)));
         List<String> notes = new ArrayList<>();
         for (Properties r : rows) {
@@ -72,14 +72,19 @@ final class Report {
             }
             sb.append(String.format(Locale.ROOT, fmt, label,
                     String.format(Locale.ROOT, "%,.0f", rps),
-                    r.getProperty("p50_ms"), r.getProperty("p99_ms"), r.getProperty("p999_ms"),
+                    r.getProperty("p50_ms"), r.getProperty("p99_ms"), r.getProperty("p999_ms"), tail(r),
                     r.getProperty("errors"), ratio,
                     r.getProperty("server_cpu_cores"), r.getProperty("aux_cpu_cores", "n/a").replace("n/a", "-"),
                     r.getProperty("loadgen_cpu_cores"), r.getProperty("other_cpu_cores", "n/a")));
             if (!"0".equals(r.getProperty("errors"))) {
-                notes.add(label + ": errors non200=" + r.getProperty("non200") + " bad-body=" + r.getProperty("bad_body")
-                        + " io=" + r.getProperty("io_errors") + " timeouts=" + r.getProperty("timeouts")
-                        + " connect=" + r.getProperty("connect_errors"));
+                StringBuilder kinds = new StringBuilder();
+                for (String k : r.getProperty("error_kinds", "non200,bad_body,io_errors,timeouts,connect_errors").split(",")) {
+                    kinds.append(' ').append(k).append('=').append(r.getProperty(k));
+                }
+                notes.add(label + ": errors" + kinds + " (not a valid measurement)");
+            }
+            if (r.getProperty("first_error") != null) {
+                notes.add(label + ": first error: " + r.getProperty("first_error"));
             }
             String oth = r.getProperty("other_cpu_cores", "n/a");
             if (!oth.equals("n/a") && Double.parseDouble(oth) > 0.15) {
@@ -92,7 +97,7 @@ final class Report {
             }
             if (Integer.parseInt(r.getProperty("attempts", "1")) > 1) {
                 notes.add(label + ": measured " + r.getProperty("attempts")
-                        + " times because other processes took CPU; the least disturbed attempt is shown");
+                        + " times (errors, or other processes took CPU, in the window); shown is the least disturbed attempt, one without errors if any");
             }
             if ("true".equals(r.getProperty("cap_reached"))) {
                 notes.add(label + ": hard request cap reached; window shortened to " + r.getProperty("window_s") + "s");
@@ -104,13 +109,13 @@ final class Report {
         sb.append('\n');
         sb.append("rps = successful responses (HTTP 200 and body contains \"00000\") per second of the measured window\n");
         sb.append("srv/db/load/oth cpu = CPU cores used during the measured window by the server JVM / the PostgreSQL processes /\n"
-                + "  the load-generator JVM / everything else (other cpu > 0.15 = noisy run)\n");
+                + "  the load-generator JVM / everything else but interrupts (other cpu > 0.15 = noisy run; irq = interrupt time)\n");
         for (Properties r : rows) {
             if (r.getProperty("missing") == null) {
-                sb.append(String.format(Locale.ROOT, "%-16s measured=%s window=%ss p90=%sms max=%sms mean=%sms machine-busy=%s%% 1st/2nd-half=%s%n",
+                sb.append(String.format(Locale.ROOT, "%-16s measured=%s window=%ss p90=%sms max=%sms mean=%sms machine-busy=%s%% irq=%s 1st/2nd-half=%s%n",
                         r.getProperty("label"), r.getProperty("measured_responses"), r.getProperty("window_s"),
                         r.getProperty("p90_ms"), r.getProperty("max_ms"), r.getProperty("mean_ms"),
-                        r.getProperty("machine_busy_pct"), r.getProperty("half_ratio", "n/a")));
+                        r.getProperty("machine_busy_pct"), r.getProperty("irq_cpu_cores", "n/a"), r.getProperty("half_ratio", "n/a")));
             }
         }
         for (String n : notes) {
@@ -123,5 +128,11 @@ final class Report {
             Files.writeString(o, sb.toString());
         }
         return 0;
+    }
+
+    /** p99 / p50: how far the slow tail is from the typical request (1.0 = no tail). */
+    private static String tail(Properties r) {
+        double p50 = Double.parseDouble(r.getProperty("p50_ms"));
+        return p50 > 0 ? String.format(Locale.ROOT, "%.2fx", Double.parseDouble(r.getProperty("p99_ms")) / p50) : "n/a";
     }
 }

@@ -9,34 +9,69 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.AsciiString;
+import java.nio.charset.StandardCharsets;
 
-/** Builds freshly signed GET requests (new timestamp + signature for every call). One instance per connection. */
+/**
+ * Builds freshly signed requests (new timestamp + signature for every call). One instance per connection.
+ * A POST body is a template: each "{n}" in it becomes the next value of the cycle from..to (from, from+1, ..., to,
+ * from, ...), so consecutive requests of one connection always send different values.
+ */
 final class SignedRequests {
     static final AsciiString ACCESS_KEY = AsciiString.cached("ACCESS-KEY");
     static final AsciiString ACCESS_SIGN = AsciiString.cached("ACCESS-SIGN");
     static final AsciiString ACCESS_TIMESTAMP = AsciiString.cached("ACCESS-TIMESTAMP");
     static final AsciiString ACCESS_PASSPHRASE = AsciiString.cached("ACCESS-PASSPHRASE");
 
+    /** What to send: method, request target (incl. optional "?query", signed exactly as sent), body template. */
+    record Spec(HttpMethod method, String path, String bodyTemplate, int from, int to) {
+        Spec {
+            if (to < from) throw new IllegalArgumentException("--n-to must be >= --n-from");
+        }
+
+        static Spec from(Args a, String defaultPath) {
+            return new Spec(HttpMethod.valueOf(a.str("method", "GET")), a.str("path", defaultPath), a.str("body", ""),
+                    a.integer("n-from", 2), a.integer("n-to", 20));
+        }
+
+        /** The body of the request with sequence number seq (0, 1, ...). */
+        String body(long seq) {
+            return bodyTemplate.replace("{n}", Long.toString(from + seq % (to - from + 1)));
+        }
+    }
+
     private final Credentials creds;
     private final Signer signer;
     private final String hostHeader;
-    private final String path; // request target incl. optional "?query"; signed exactly as sent
+    private final Spec spec;
+    private long seq;
 
-    SignedRequests(Credentials creds, String host, int port, String path) {
+    SignedRequests(Credentials creds, String host, int port, Spec spec) {
         this.creds = creds;
         this.signer = new Signer(creds.secret());
         this.hostHeader = host + ":" + port;
-        this.path = path;
+        this.spec = spec;
     }
 
-    FullHttpRequest nextGet() {
+    SignedRequests(Credentials creds, String host, int port, Spec spec, long firstSeq) {
+        this(creds, host, port, spec);
+        this.seq = firstSeq;
+    }
+
+    FullHttpRequest next() {
         String ts = Long.toString(System.currentTimeMillis());
-        String sign = signer.sign(ts, "GET", path, "");
-        FullHttpRequest req = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET, path, Unpooled.EMPTY_BUFFER);
+        String method = spec.method().name();
+        String body = spec.bodyTemplate().isEmpty() ? "" : spec.body(seq++);
+        String sign = signer.sign(ts, method, spec.path(), body);
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        FullHttpRequest req = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, spec.method(), spec.path(),
+                bytes.length == 0 ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(bytes));
         HttpHeaders h = req.headers();
         h.set(HttpHeaderNames.HOST, hostHeader);
         h.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.KEEP_ALIVE);
         h.set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON);
+        if (bytes.length > 0 || spec.method() != HttpMethod.GET) {
+            h.setInt(HttpHeaderNames.CONTENT_LENGTH, bytes.length);
+        }
         h.set(ACCESS_KEY, creds.key());
         h.set(ACCESS_SIGN, sign);
         h.set(ACCESS_TIMESTAMP, ts);
