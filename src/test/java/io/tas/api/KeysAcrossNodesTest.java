@@ -70,6 +70,7 @@ class KeysAcrossNodesTest {
     void aSettingsChangeOnOneNodeIsReadOnTheOther() throws Exception {
         Admin adminA = new Admin(a);
         Credentials c = adminA.fundedAccount("nodes-settings-" + System.nanoTime());
+        millisUntil("00000", () -> b.client(c).get("/api/v3/account/settings")); // node B learns the new key by NOTIFY
         assertThat(b.client(c).get("/api/v3/account/settings").data().get("holdMode").asText()).isEqualTo("one_way_mode"); // cached on B
         assertThat(a.client(c).post("/api/v3/account/set-hold-mode", "{\"holdMode\":\"hedge_mode\"}").code()).isEqualTo("00000");
         // Node A reads its own write at once; node B once the NOTIFY arrives.
