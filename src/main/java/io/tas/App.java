@@ -95,7 +95,10 @@ public final class App implements AutoCloseable {
             // the machine's clock, not on the service's, which a sandbox or a test may move.
             NodeLease lease = NodeLease.acquire(db, Clock.systemUTC(), config.nodeId(), config.nodeLeaseTtl());
             opened.push(lease);
-            IdGenerator ids = new IdGenerator(clock, lease);
+            SandboxControls.restore(clock, db);
+            // IDs are minted on the machine's clock under a sandbox: a sandbox clock moved forward and restarted without
+            // its offset would go back, and a millisecond minted twice is an ID minted twice (D55).
+            IdGenerator ids = new IdGenerator(clock instanceof SandboxClock s ? s.machine() : clock, lease);
             ChangeFeed changes = ChangeFeed.open(db, config.dbUrl(), config.dbUser(), config.dbPassword());
             opened.push(changes);
             AccountService accounts = new AccountService(db, clock, ids, config.cacheEnabled(), changes);
@@ -127,7 +130,7 @@ public final class App implements AutoCloseable {
                     accounts, limiter, clock, config.maxBodyBytes(), metrics);
             Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions);
             AdminRoutes admin = new AdminRoutes(provisioning, keys, config.adminToken(), clock, metrics,
-                    config.adminMaxBodyBytes(), config.seedMaxBytes(), new SandboxControls(config.sandbox(), clock, jobs));
+                    config.adminMaxBodyBytes(), config.seedMaxBytes(), new SandboxControls(config.sandbox(), clock, jobs, db));
             changes.start(); // every subscriber is registered by now
             beforeListen.accept(provisioning);
             jobs.start(); // after the migrations (Database.open) and any reset or seed: due jobs run from here on

@@ -64,12 +64,11 @@ public final class AccountRoutes implements Routes.Feature {
         Account target = targetUid == null ? r.caller().account() : accounts.ownOrSubAccount(r.caller().account(), targetUid);
         // The family guard checked the caller; a parent's own classic sub-account gets the same answer.
         if (target.kind() == AccountKind.CLASSIC) throw new io.tas.error.ApiException(io.tas.error.ErrorCode.CLASSIC_ACCOUNT_ON_UNIFIED_API);
-        DeltaSwitch now = accounts.settings(target.uid()).deltaSwitch();
         SettingsChange change = switch (mode) {
             case basic -> new SettingsChange.SetAccountLevel(target.uid(), AccountLevel.basic, DeltaSwitch.no);
             case isolated -> new SettingsChange.SetAccountLevel(target.uid(), AccountLevel.isolated, DeltaSwitch.no);
             case delta -> new SettingsChange.SetAccountLevel(target.uid(), AccountLevel.advanced, DeltaSwitch.yes);
-            case advanced -> new SettingsChange.SetAccountLevel(target.uid(), AccountLevel.advanced, delta != null ? delta : now);
+            case advanced -> new SettingsChange.SetAccountLevel(target.uid(), AccountLevel.advanced, delta); // null keeps the account's
         };
         accounts.change(change);
         return null;

@@ -51,12 +51,14 @@ public final class AccountService implements AutoCloseable {
      * together with positions and the ledger); the caches are dropped after the commit.
      */
     public AccountSettings changeTogether(long uid, java.util.function.Supplier<SettingsChange> work) {
-        AccountSettings after = db.tx(dsl -> {
-            store.lock(dsl, List.of(uid));
-            return settingsWriter.applyInTransaction(work.get());
-        });
-        invalidate(settingsTopic(uid));
-        return after;
+        try {
+            return db.tx(dsl -> {
+                store.lock(dsl, List.of(uid));
+                return settingsWriter.applyInTransaction(work.get());
+            });
+        } finally {
+            invalidate(settingsTopic(uid)); // also when the commit's outcome is unknown: a drop too many only reloads
+        }
     }
 
     /** The settings as the current transaction sees them (under the account's lock: current until the commit). */
@@ -151,7 +153,7 @@ public final class AccountService implements AutoCloseable {
         if (cached != null) return Optional.of(cached);
         long seen = mark(uid);
         Optional<Account> loaded = store.find(db.dsl(), uid);
-        if (mark(uid) == seen) loaded.ifPresent(a -> accounts.put(uid, a));
+        loaded.ifPresent(a -> cacheUnlessInvalidated(accounts, uid, a, seen));
         return loaded;
     }
 
@@ -163,8 +165,18 @@ public final class AccountService implements AutoCloseable {
         long seen = mark(uid);
         AccountSettings loaded = store.settings(db.dsl(), uid)
                 .orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, uid));
-        if (cacheEnabled && mark(uid) == seen) settings.put(uid, loaded);
+        if (cacheEnabled) cacheUnlessInvalidated(settings, uid, loaded, seen);
         return loaded;
+    }
+
+    /**
+     * Caches a value loaded since mark seen, unless the UID was invalidated meanwhile. Put first, then check: an
+     * invalidation between a check and a put would otherwise leave the old value cached (D43).
+     */
+    private <V> void cacheUnlessInvalidated(Cache<Long, V> cache, long uid, V loaded, long seen) {
+        if (mark(uid) != seen) return;
+        cache.put(uid, loaded);
+        if (mark(uid) != seen) cache.asMap().remove(uid, loaded);
     }
 
     /** §2.13 one page of a main account's sub-accounts. */

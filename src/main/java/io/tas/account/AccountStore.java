@@ -74,9 +74,16 @@ final class AccountStore {
      * is decided under it stays true until the commit. PostgreSQL's FOR NO KEY UPDATE leaves key-share locks alone.
      */
     java.util.Map<Long, io.tas.store.generated.tables.records.AccountSettingsRecord> lock(DSLContext dsl, java.util.Collection<Long> uids) {
-        var select = dsl.selectFrom(ACCOUNT_SETTINGS).where(ACCOUNT_SETTINGS.UID.in(uids)).orderBy(ACCOUNT_SETTINGS.UID);
         java.util.Map<Long, io.tas.store.generated.tables.records.AccountSettingsRecord> rows = new java.util.HashMap<>();
-        (dsl.dialect() == org.jooq.SQLDialect.POSTGRES ? select.forNoKeyUpdate() : select.forUpdate()).forEach(r -> rows.put(r.getUid(), r));
+        if (dsl.dialect() == org.jooq.SQLDialect.POSTGRES) {
+            dsl.selectFrom(ACCOUNT_SETTINGS).where(ACCOUNT_SETTINGS.UID.in(uids)).orderBy(ACCOUNT_SETTINGS.UID).forNoKeyUpdate()
+                    .forEach(r -> rows.put(r.getUid(), r));
+        } else {
+            // H2 locks the rows of one statement in no promised order (as LedgerStore notes): one row at a time, in uid order.
+            for (long uid : new java.util.TreeSet<>(uids)) {
+                dsl.selectFrom(ACCOUNT_SETTINGS).where(ACCOUNT_SETTINGS.UID.eq(uid)).forUpdate().fetchOptional().ifPresent(r -> rows.put(uid, r));
+            }
+        }
         return rows;
     }
 

@@ -86,9 +86,11 @@ public sealed interface SettingsChange {
         public AccountSettings apply(AccountSettings now, Exposure exposure) { return now.withDeduct(deduct); }
     }
 
-    /** §3.2 / §4.1.4 the account level, and with advanced the delta-neutral switch. */
+    /** §3.2 / §4.1.4 the account level, and with advanced the delta-neutral switch (null: the account keeps its own). */
     record SetAccountLevel(long uid, AccountLevel level, DeltaSwitch deltaSwitch) implements SettingsChange {
         @Override
-        public AccountSettings apply(AccountSettings now, Exposure exposure) { return now.withLevel(level, deltaSwitch); }
+        public AccountSettings apply(AccountSettings now, Exposure exposure) {
+            return now.withLevel(level, deltaSwitch != null ? deltaSwitch : now.deltaSwitch());
+        }
     }
 }

@@ -28,6 +28,12 @@ public final class SandboxClock extends Clock implements AdjustableClock {
         offsetMillis.addAndGet(d.toMillis());
     }
 
+    /** How far the clock has been moved forward. */
+    public long offsetMillis() { return offsetMillis.get(); }
+
+    /** Takes up an offset saved before a restart (never moving the clock back). */
+    public void restore(long savedOffsetMillis) { offsetMillis.accumulateAndGet(savedOffsetMillis, Math::max); }
+
     @Override public long millis() { return machine.millis() + offsetMillis.get(); }
     @Override public Instant instant() { return Instant.ofEpochMilli(millis()); }
     @Override public ZoneId getZone() { return ZoneOffset.UTC; }

@@ -19,12 +19,23 @@ public final class SandboxControls {
     private final boolean sandbox;
     private final Clock clock;
     private final Jobs jobs;
+    private final io.tas.store.Database db;
 
-    public SandboxControls(boolean sandbox, Clock clock, Jobs jobs) {
+    public SandboxControls(boolean sandbox, Clock clock, Jobs jobs, io.tas.store.Database db) {
         this.sandbox = sandbox;
         this.clock = clock;
         this.jobs = jobs;
+        this.db = db;
     }
+
+    /** A sandbox clock takes up where it was before a restart (D55): its offset is saved at every advance. */
+    public static void restore(Clock clock, io.tas.store.Database db) {
+        if (!(clock instanceof SandboxClock sandboxClock)) return;
+        db.read(dsl -> dsl.select(SANDBOX_CLOCK.OFFSET_MILLIS).from(SANDBOX_CLOCK).fetchOptional(SANDBOX_CLOCK.OFFSET_MILLIS))
+                .ifPresent(sandboxClock::restore);
+    }
+
+    private static final io.tas.store.generated.tables.SandboxClock SANDBOX_CLOCK = io.tas.store.generated.Tables.SANDBOX_CLOCK;
 
     public record ClockView(String now, boolean adjustable) {}
 
@@ -46,7 +57,18 @@ public final class SandboxControls {
         if (ms == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "ms");
         if (ms <= 0 || ms > MAX_ADVANCE_MS) throw new ApiException(ErrorCode.PARAM_ERROR, "ms");
         ((AdjustableClock) clock).advance(Duration.ofMillis(ms));
+        if (clock instanceof SandboxClock s) save(s.offsetMillis());
         return clock();
+    }
+
+    private void save(long offset) {
+        db.tx(dsl -> {
+            if (dsl.update(SANDBOX_CLOCK).set(SANDBOX_CLOCK.OFFSET_MILLIS, org.jooq.impl.DSL.greatest(SANDBOX_CLOCK.OFFSET_MILLIS, org.jooq.impl.DSL.val(offset)))
+                    .where(SANDBOX_CLOCK.ID.eq(1)).execute() == 0) {
+                dsl.insertInto(SANDBOX_CLOCK, SANDBOX_CLOCK.ID, SANDBOX_CLOCK.OFFSET_MILLIS).values(1, offset).execute();
+            }
+            return null;
+        });
     }
 
     public record RunDueView(int due, int remaining, String now) {}

@@ -89,10 +89,13 @@ public final class Params {
         });
     }
 
-    /** A plain decimal (no exponent, no sign unless allowed). */
+    /**
+     * A plain decimal (no exponent; a sign allowed). Its size is not judged here: the caller's check (Ledger.checkAmount,
+     * Instrument.checkLeverage) answers 40808 for more decimals or integer digits than the value can have (D34).
+     */
     public BigDecimal decimal(String name) {
         return parsed(name, s -> {
-            if (!s.matches("-?\\d{1,30}(\\.\\d{1,18})?")) throw new NumberFormatException(s);
+            if (!s.matches("-?\\d{1,64}(\\.\\d{1,64})?")) throw new NumberFormatException(s);
             return new BigDecimal(s);
         });
     }

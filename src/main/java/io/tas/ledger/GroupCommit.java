@@ -25,7 +25,7 @@ import java.util.function.Function;
 public final class GroupCommit<C> implements AutoCloseable {
     static final int MAX_BATCH = 128;
     /** Two writers: one prepares a batch while the other waits for its commit to be flushed. Each has its own connection. */
-    static final int WRITERS = io.tas.store.Database.WRITER_CONNECTIONS;
+    static final int WRITERS = io.tas.store.Database.LEDGER_WRITERS;
 
     private record Pending<C, T>(C change, CompletableFuture<T> done) {}
 

@@ -31,7 +31,11 @@ import java.util.function.Function;
  */
 public final class Database implements AutoCloseable {
     /** Connections of the ledger's group-commit writers: one each. */
-    public static final int WRITER_CONNECTIONS = 2;
+    /** Group-commit writer threads: the ledger's (D26) and the settings writer's (D43), each with a connection of its own. */
+    public static final int LEDGER_WRITERS = 2;
+    public static final int SETTINGS_WRITERS = 3;
+    /** So that no writer waits for another's connection (a settings batch waiting on an account lock stalls no ledger batch). */
+    public static final int WRITER_CONNECTIONS = LEDGER_WRITERS + SETTINGS_WRITERS;
     /** The node's own connection for its lease heartbeat: never in line behind requests (D30, D36). */
     static final int CONTROL_CONNECTIONS = 1;
     /** Connections of the job scheduler (db-scheduler polls, picks and heartbeats on them; a job's own work uses tx()). */
@@ -297,7 +301,9 @@ public final class Database implements AutoCloseable {
 
     /** Sandbox reset: empties every table the migrations made (not Flyway's history, nor the running nodes' leases). */
     public void truncateAll() {
-        var tables = DefaultSchema.DEFAULT_SCHEMA.getTables().stream().filter(t -> !t.equals(Tables.NODE_LEASE)).toList();
+        // Node leases belong to running nodes, and sandbox time never goes back (D55).
+        var tables = DefaultSchema.DEFAULT_SCHEMA.getTables().stream()
+                .filter(t -> !t.equals(Tables.NODE_LEASE) && !t.equals(Tables.SANDBOX_CLOCK)).toList();
         dsl.transaction(cfg -> {
             DSLContext t = cfg.dsl();
             if (t.dialect() == SQLDialect.POSTGRES) {

@@ -112,6 +112,7 @@ class AccountConfigApiTest {
         }
         ServerPool.nextSecond(kind); // 10/s/UID (§8)
         assertError(c.post(path, "{\"category\":\"USDT-FUTURES\",\"symbol\":\"BTCUSDT\",\"leverage\":\"2.555\"}"), "40808", null);
+        assertError(c.post(path, "{\"category\":\"USDT-FUTURES\",\"symbol\":\"BTCUSDT\",\"leverage\":\"2.0000000000000000001\"}"), "40808", null);
         assertError(c.post(path, "{\"category\":\"USDT-FUTURES\",\"symbol\":\"BTCUSDT\",\"leverage\":\"\"}"), "40019", "Parameter leverage cannot be empty");
         assertError(c.post(path, "{\"category\":\"USDT-FUTURES\",\"symbol\":\"BTCUSDT\"}"), "40019", "Parameter leverage cannot be empty");
         assertError(c.post(path, "{\"category\":\"USDT-FUTURES\",\"leverage\":\"5\"}"), "40019", "Parameter symbol cannot be empty");
@@ -210,6 +211,8 @@ class AccountConfigApiTest {
         assertError(c.post(path, base + "\"operation\":\"add\",\"amount\":\"600\"}"), "25202", "Insufficient balance");
         assertError(c.post(path, base + "\"operation\":\"take\",\"amount\":\"1\"}"), "40020", "Parameter operation error");
         assertError(c.post(path, base + "\"operation\":\"add\",\"amount\":\"0\"}"), "40020", "Parameter amount error");
+        assertError(c.post(path, base + "\"operation\":\"add\",\"amount\":\"0.1234567890123456789\"}"), "40808",
+                "Parameter verification exception amount checkBDScale error value=0.1234567890123456789 checkScale=18");
         assertError(c.post(path, "{\"category\":\"USDT-FUTURES\",\"symbol\":\"BTCUSDT\",\"posSide\":\"short\",\"operation\":\"add\",\"amount\":\"1\"}"),
                 "40034", "Parameter position does not exist");
         assertThat(state(c, uid)).isEqualTo(before);

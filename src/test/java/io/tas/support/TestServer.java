@@ -54,8 +54,13 @@ public final class TestServer implements AutoCloseable {
      * with nothing seeded again. Use the returned server from then on; it owns the database if this one did.
      */
     public TestServer restart() {
+        return restart(clock);
+    }
+
+    /** A restart on another clock object (a process that starts anew has its clock from scratch). */
+    public TestServer restart(Clock newClock) {
         app.close();
-        return new TestServer(db, App.start(config(db, rateLimits), clock), clock, ownsDb, rateLimits);
+        return new TestServer(db, App.start(config(db, rateLimits), newClock), newClock, ownsDb, rateLimits);
     }
 
     private static Config config(Databases.TestDb db, boolean rateLimits) {

@@ -1,0 +1,48 @@
+package io.tas.api;
+
+import io.tas.admin.SandboxClock;
+import io.tas.support.ApiClient;
+import io.tas.support.ApiClient.Reply;
+import io.tas.support.Credentials;
+import io.tas.support.Databases;
+import io.tas.support.TestServer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * D55: sandbox time survives a restart. The clock moved forward an hour stays an hour ahead in the next process (its
+ * offset is saved; without it, domain time would go back an hour, and due jobs would wait for it to come back).
+ */
+@ParameterizedClass
+@EnumSource(Databases.Kind.class)
+class SandboxClockRestartTest {
+    @Parameter Databases.Kind kind;
+
+    @Test
+    void theOffsetIsKeptAcrossARestart() {
+        TestServer server = TestServer.start(kind, new SandboxClock());
+        try {
+            Admin admin = new Admin(server);
+            long before = System.currentTimeMillis();
+            Reply advanced = admin.post("/admin/v1/sandbox/clock/advance", "{\"ms\":3600000}");
+            assertThat(advanced.code()).as(advanced.raw()).isEqualTo("00000");
+            long firstUid = admin.createAccount("{\"username\":\"sandbox-restart-1\"}");
+
+            server = server.restart(new SandboxClock()); // a new process: its clock starts without an offset
+            admin = new Admin(server);
+            long now = Long.parseLong(admin.get("/admin/v1/sandbox/clock").data().get("now").asText());
+            assertThat(now - before).isGreaterThanOrEqualTo(3_600_000L);
+            long secondUid = admin.createAccount("{\"username\":\"sandbox-restart-2\"}");
+            assertThat(secondUid).isNotEqualTo(firstUid);
+            // Signed requests still use the machine's clock for ACCESS-TIMESTAMP.
+            ApiClient client = new ApiClient(server.baseUrl(), Credentials.MAIN_RW, java.time.Clock.systemUTC());
+            assertThat(client.get("/api/v3/account/info").code()).isEqualTo("00000");
+        } finally {
+            server.close();
+        }
+    }
+}
