@@ -15,6 +15,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static io.tas.api.Replies.assertError;
+import static io.tas.api.Replies.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -41,13 +43,7 @@ class AccountConfigApiTest {
         return server.client(admin.fundedAccount("config-" + kind + "-" + NAMES.incrementAndGet(), coinAmounts));
     }
 
-    private static void ok(Reply r) { assertThat(r.code()).as(r.raw()).isEqualTo("00000"); }
 
-    private static void assertError(Reply r, String code, String msg) {
-        assertThat(r.status()).as(r.raw()).isEqualTo(400);
-        assertThat(r.code()).as(r.raw()).isEqualTo(code);
-        if (msg != null) assertThat(r.msg()).isEqualTo(msg);
-    }
 
     /** Everything a refused request must leave as it was: settings, balances and positions, byte for byte. */
     private String state(ApiClient c, long uid) {

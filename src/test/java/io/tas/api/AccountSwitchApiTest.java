@@ -21,6 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static io.tas.store.generated.Tables.ACCOUNT_SWITCH;
 import static io.tas.store.generated.Tables.LEDGER_TX;
 import static io.tas.store.generated.Tables.SCHEDULED_TASKS;
+import static io.tas.api.Replies.assertError;
+import static io.tas.api.Replies.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -46,35 +48,23 @@ class AccountSwitchApiTest {
 
     private String name() { return "switch-" + kind + "-" + NAMES.incrementAndGet(); }
 
-    private static void assertOk(Reply r) {
-        assertThat(r.status()).as(r.raw()).isEqualTo(200);
-        assertThat(r.code()).as(r.raw()).isEqualTo("00000");
-    }
-
-    private static void assertError(Reply r, String code, String msg) {
-        assertThat(r.status()).as(r.raw()).isEqualTo(400);
-        assertThat(r.code()).as(r.raw()).isEqualTo(code);
-        if (msg != null) assertThat(r.msg()).as(r.raw()).isEqualTo(msg);
-        assertThat(r.body().get("data").isNull()).as(r.raw()).isTrue();
-    }
-
     private static JsonNode status(ApiClient c) {
         Reply r = c.get("/api/v3/account/switch-status");
-        assertOk(r);
+        ok(r);
         return r.data();
     }
 
     /** The sandbox controls as a user calls them: move the clock, then run what is due. */
     private JsonNode advanceAndRunDue(long ms) {
-        if (ms > 0) assertOk(admin.post("/admin/v1/sandbox/clock/advance", "{\"ms\":" + ms + "}"));
+        if (ms > 0) ok(admin.post("/admin/v1/sandbox/clock/advance", "{\"ms\":" + ms + "}"));
         Reply run = admin.post("/admin/v1/jobs/run-due", "");
-        assertOk(run);
+        ok(run);
         assertThat(run.data().get("remaining").asInt()).as(run.raw()).isZero();
         return run.data();
     }
 
     private void deposit(long uid, String account, String coin, String amount) {
-        assertOk(admin.post("/admin/v1/ledger/deposit", "{\"uid\":" + uid + ",\"account\":\"" + account + "\",\"coin\":\"" + coin
+        ok(admin.post("/admin/v1/ledger/deposit", "{\"uid\":" + uid + ",\"account\":\"" + account + "\",\"coin\":\"" + coin
                 + "\",\"amount\":\"" + amount + "\",\"ref\":\"sw-" + uid + "-" + account + "-" + coin + "\"}"));
     }
 
@@ -90,10 +80,10 @@ class AccountSwitchApiTest {
         deposit(uid, "otc", "ETH", "2");
 
         Reply accepted = c.post("/api/v3/account/switch", "");
-        assertOk(accepted);
+        ok(accepted);
         assertThat(accepted.body().get("data").isNull()).as("§4.1: data null").isTrue();
         Reply settings = c.get("/api/v3/account/settings");
-        assertOk(settings);
+        ok(settings);
         assertThat(settings.data().get("accountMode").asText()).isEqualTo("switching");
         JsonNode process = status(c);
         assertThat(process.get("status").asText()).isEqualTo("process");
@@ -114,7 +104,7 @@ class AccountSwitchApiTest {
         assertError(c.get("/api/v3/account/settings"), "40084", CLASSIC_ON_V3);
         assertError(c.post("/api/v3/account/switch", ""), "40084", CLASSIC_ON_V3);
         assertThat(c.get("/api/v2/mix/position/all-position?productType=USDT-FUTURES").code()).isEqualTo("40099");
-        assertOk(c.get("/api/v3/account/info"));
+        ok(c.get("/api/v3/account/info"));
         ServerPool.nextSecond(kind);
         assertThat(status(c).get("status").asText()).isEqualTo("success");
 
@@ -131,25 +121,25 @@ class AccountSwitchApiTest {
         long uid = admin.lastUid;
         Reply open = admin.post("/admin/v1/positions", "{\"uid\":" + uid + ",\"category\":\"USDT-FUTURES\",\"symbol\":\"BTCUSDT\",\"holdSide\":\"long\","
                 + "\"marginMode\":\"isolated\",\"leverage\":\"10\",\"size\":\"0.01\",\"price\":\"90000\",\"fee\":\"0.54\"}");
-        assertOk(open);
+        ok(open);
         Map<String, String> before = admin.balances(uid);
 
-        assertOk(c.post("/api/v3/account/switch", "{}"));
+        ok(c.post("/api/v3/account/switch", "{}"));
         advanceAndRunDue(MINUTE);
 
         JsonNode failed = status(c);
         assertThat(failed.get("status").asText()).isEqualTo("fail");
         assertThat(failed.get("reason").asText()).isEqualTo("the account holds 1 open futures position");
         Reply settings = c.get("/api/v3/account/settings");
-        assertOk(settings);
+        ok(settings);
         assertThat(settings.data().get("accountMode").asText()).isEqualTo("unified");
         assertThat(admin.balances(uid)).isEqualTo(before);
         assertThat(switchTransfers(uid)).isZero();
 
         // Once the position is closed, a new request gets a new job, which succeeds.
-        assertOk(admin.post("/admin/v1/positions/" + open.data().get("id").asText() + "/close", "{\"price\":\"90000\",\"fee\":\"0\"}"));
+        ok(admin.post("/admin/v1/positions/" + open.data().get("id").asText() + "/close", "{\"price\":\"90000\",\"fee\":\"0\"}"));
         ServerPool.nextSecond(kind);
-        assertOk(c.post("/api/v3/account/switch", ""));
+        ok(c.post("/api/v3/account/switch", ""));
         assertThat(status(c).get("status").asText()).isEqualTo("process");
         assertThat(status(c).get("reason").asText()).isEmpty();
         advanceAndRunDue(MINUTE);
@@ -163,10 +153,10 @@ class AccountSwitchApiTest {
     void aDebtFailsTheSwitch() {
         ApiClient c = server.client(admin.fundedAccount(name(), "USDT", "100"));
         long uid = admin.lastUid;
-        assertOk(admin.post("/admin/v1/ledger/borrow", "{\"uid\":" + uid + ",\"coin\":\"USDT\",\"amount\":\"40\",\"ref\":\"sw-b-" + uid + "\"}"));
+        ok(admin.post("/admin/v1/ledger/borrow", "{\"uid\":" + uid + ",\"coin\":\"USDT\",\"amount\":\"40\",\"ref\":\"sw-b-" + uid + "\"}"));
         Map<String, String> before = admin.balances(uid);
 
-        assertOk(c.post("/api/v3/account/switch", ""));
+        ok(c.post("/api/v3/account/switch", ""));
         advanceAndRunDue(MINUTE);
 
         JsonNode failed = status(c);
@@ -181,10 +171,10 @@ class AccountSwitchApiTest {
     void aSecondRequestWhileInProcessIsAcceptedAndKeepsTheFirstDueTime() {
         ApiClient c = server.client(admin.fundedAccount(name(), "USDT", "5"));
         long uid = admin.lastUid;
-        assertOk(c.post("/api/v3/account/switch", ""));
+        ok(c.post("/api/v3/account/switch", ""));
         ServerPool.nextSecond(kind); // 1001 ms later
         Reply again = c.post("/api/v3/account/switch", "{}");
-        assertOk(again);
+        ok(again);
         assertThat(status(c).get("status").asText()).isEqualTo("process");
         advanceAndRunDue(MINUTE - 1001); // the first request's minute is over; the second did not push it back
         assertThat(status(c).get("status").asText()).isEqualTo("success");
@@ -197,7 +187,7 @@ class AccountSwitchApiTest {
     void aRepeatedRunOfAFinishedJobChangesNothing() {
         ApiClient c = server.client(admin.fundedAccount(name(), "USDT", "12"));
         long uid = admin.lastUid;
-        assertOk(c.post("/api/v3/account/switch", ""));
+        ok(c.post("/api/v3/account/switch", ""));
         advanceAndRunDue(MINUTE);
         assertThat(status(c).get("status").asText()).isEqualTo("success");
         var finished = server.app.database().autoCommit().fetchOne(ACCOUNT_SWITCH, ACCOUNT_SWITCH.UID.eq(uid));
@@ -241,7 +231,7 @@ class AccountSwitchApiTest {
         ApiClient switching = server.client(admin.fundedAccount(name()));
         long switchingUid = admin.lastUid;
         ApiClient stranger = server.client(admin.fundedAccount(name()));
-        assertOk(switching.post("/api/v3/account/switch", ""));
+        ok(switching.post("/api/v3/account/switch", ""));
         assertThat(status(switching).get("status").asText()).isEqualTo("process");
         String never = "Parameter verification failed no account switch was requested";
         assertError(stranger.get("/api/v3/account/switch-status"), "40017", never);
@@ -258,7 +248,7 @@ class AccountSwitchApiTest {
         assertError(admin.post("/admin/v1/sandbox/clock/advance", "{\"ms\":999999999999999}"), "40020", "Parameter ms error");
         long before = server.clock.millis();
         Reply ok = admin.post("/admin/v1/sandbox/clock/advance", "{\"ms\":1500}");
-        assertOk(ok);
+        ok(ok);
         assertThat(ok.data().get("now").asLong()).isEqualTo(before + 1500);
         assertThat(admin.get("/admin/v1/sandbox/clock").data().get("adjustable").asBoolean()).isTrue();
     }

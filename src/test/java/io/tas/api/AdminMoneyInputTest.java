@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.*;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static io.tas.api.Replies.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -41,11 +42,6 @@ class AdminMoneyInputTest {
 
     private String name() { return "input-" + kind + "-" + NAMES.incrementAndGet(); }
 
-    private static void assertRefused(Reply r, String code, String msg) {
-        assertThat(r.status()).as(r.raw()).isEqualTo(400);
-        assertThat(r.code()).as(r.raw()).isEqualTo(code);
-        assertThat(r.msg()).as(r.raw()).isEqualTo(msg);
-    }
 
     private Reply deposit(long uid, String amount, String ref) {
         return admin.post("/admin/v1/ledger/deposit", "{\"uid\":" + uid + ",\"account\":\"unified\",\"coin\":\"USDT\",\"amount\":\""
@@ -73,12 +69,12 @@ class AdminMoneyInputTest {
         start.countDown();
         for (Future<Reply> f : trades) assertThat(f.get(60, TimeUnit.SECONDS).code()).as("trade").isEqualTo("00000");
         for (Future<Reply> f : bad) {
-            assertRefused(f.get(60, TimeUnit.SECONDS), "40808", "Parameter verification exception ref is longer than 128 characters");
+            assertError(f.get(60, TimeUnit.SECONDS), "40808", "Parameter verification exception ref is longer than 128 characters");
         }
         pool.shutdown();
 
-        assertRefused(deposit(victim, "1e30", name()), "40808", "Parameter verification exception amount has more than 20 integer digits");
-        assertRefused(deposit(victim, "0.0000000000000000001", name()), "40808",
+        assertError(deposit(victim, "1e30", name()), "40808", "Parameter verification exception amount has more than 20 integer digits");
+        assertError(deposit(victim, "0.0000000000000000001", name()), "40808",
                 "Parameter verification exception amount checkBDScale error value=0.0000000000000000001 checkScale=18");
         Reply adjust = admin.post("/admin/v1/ledger/adjust", "{\"uid\":" + victim + ",\"account\":\"unified\",\"coin\":\"USDT\",\"amount\":\"-1.1234567890123456789\",\"ref\":\"" + name() + "\"}");
         assertThat(adjust.code()).as(adjust.raw()).isEqualTo("40808");
@@ -94,7 +90,7 @@ class AdminMoneyInputTest {
         admin.fundedAccount(name(), "USDT", "99999999999999999999"); // 20 integer digits: the most a balance holds
         long uid = admin.lastUid;
         Reply more = deposit(uid, "1", name());
-        assertRefused(more, "40808", "Parameter verification exception balance would exceed 20 integer digits");
+        assertError(more, "40808", "Parameter verification exception balance would exceed 20 integer digits");
         assertThat(admin.balances(uid).get("unified/USDT")).isEqualTo("99999999999999999999/0/0");
     }
 
@@ -106,7 +102,7 @@ class AdminMoneyInputTest {
         Reply first = deposit(uid, "5", ref);
         assertThat(first.data().get("repeated").asBoolean()).isFalse();
         Reply other = deposit(uid, "6", ref);
-        assertRefused(other, "40017", "Parameter verification failed ref " + ref + " was already used with different parameters");
+        assertError(other, "40017", "Parameter verification failed ref " + ref + " was already used with different parameters");
         Reply again = deposit(uid, "5.000", ref); // the same amount, written differently
         assertThat(again.data().get("repeated").asBoolean()).as(again.raw()).isTrue();
         assertThat(again.data().get("txId").asText()).isEqualTo(first.data().get("txId").asText());
@@ -156,7 +152,7 @@ class AdminMoneyInputTest {
         String borrow = "{\"uid\":" + uid + ",\"account\":\"unified\",\"coin\":\"USDT\",\"amount\":\"5\",\"ref\":\"" + ref + "\"}";
         assertThat(admin.post("/admin/v1/ledger/borrow", borrow).data().get("repeated").asBoolean()).isFalse();
         Reply repay = admin.post("/admin/v1/ledger/borrow", borrow.replace("\"5\"", "\"-5\""));
-        assertRefused(repay, "40017", "Parameter verification failed ref " + ref + " was already used with different parameters");
+        assertError(repay, "40017", "Parameter verification failed ref " + ref + " was already used with different parameters");
         assertThat(admin.balances(uid)).containsEntry("unified/USDT", "15/0/5");
     }
 
@@ -166,8 +162,8 @@ class AdminMoneyInputTest {
         long uid = admin.lastUid;
         Map<String, String> before = admin.balances(uid);
         // PostgreSQL refuses U+0000 in a text column: it must never get that far.
-        assertRefused(deposit(uid, "1", "nul\\u0000ref"), "40020", "Parameter ref error");
-        assertRefused(admin.post("/admin/v1/accounts", "{\"username\":\"line\\nbreak\"}"), "40020", "Parameter username error");
+        assertError(deposit(uid, "1", "nul\\u0000ref"), "40020", "Parameter ref error");
+        assertError(admin.post("/admin/v1/accounts", "{\"username\":\"line\\nbreak\"}"), "40020", "Parameter username error");
         assertThat(admin.balances(uid)).isEqualTo(before);
     }
 
@@ -179,17 +175,17 @@ class AdminMoneyInputTest {
                 .isEqualTo("00000");
         Credentials c = admin.fundedAccount(name(), "BGB", "1");
         Reply trade = server.client(c).post("/api/v3/convert/small-assets-trade", "{\"fromCoinList\":[\"" + coin + "\"]}");
-        assertRefused(trade, "40020", "Parameter fromCoinList error");
+        assertError(trade, "40020", "Parameter fromCoinList error");
     }
 
     @Test
     void otherAdminInputsTheDatabaseCannotHoldAre400() {
         Reply ticker = admin.post("/admin/v1/tickers", "{\"category\":\"SPOT\",\"symbol\":\"BIGUSDT\",\"lastPrice\":\"1e30\"}");
-        assertRefused(ticker, "40808", "Parameter verification exception lastPrice has more than 20 integer digits");
+        assertError(ticker, "40808", "Parameter verification exception lastPrice has more than 20 integer digits");
         Reply account = admin.post("/admin/v1/accounts", "{\"username\":\"" + "u".repeat(65) + "\"}");
-        assertRefused(account, "40808", "Parameter verification exception username is longer than 64 characters");
+        assertError(account, "40808", "Parameter verification exception username is longer than 64 characters");
         Reply leverage = admin.post("/admin/v1/positions", "{\"uid\":1000000002,\"category\":\"USDT-FUTURES\",\"symbol\":\"BTCUSDT\",\"holdSide\":\"long\",\"leverage\":\"2.555\",\"size\":\"0.001\",\"price\":\"95000\"}");
-        assertRefused(leverage, "40808", "Parameter verification exception leverage checkBDScale error value=2.555 checkScale=2");
+        assertError(leverage, "40808", "Parameter verification exception leverage checkBDScale error value=2.555 checkScale=2");
         Reply symbol = admin.post("/admin/v1/tickers", "{\"category\":\"SPOT\",\"symbol\":\"" + "S".repeat(40) + "\",\"lastPrice\":\"1\"}");
         assertThat(symbol.code()).as(symbol.raw()).isEqualTo("40020");
         Reply tickerCheck = ApiClient.raw(server.baseUrl() + "/api/v3/market/tickers?category=SPOT&symbol=BIGUSDT", "GET", "");

@@ -13,6 +13,7 @@ import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import static io.tas.api.Replies.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Wire facts §1 and §3: every authentication failure gets the real code with HTTP 400, on H2 and PostgreSQL. */
@@ -29,12 +30,6 @@ class AuthApiTest {
 
     private Reply info(Credentials c) { return server.client(c).get("/api/v3/account/info"); }
 
-    private static void assertError(Reply r, String code) {
-        assertThat(r.status()).as(r.raw()).isEqualTo(400);
-        assertThat(r.code()).as(r.raw()).isEqualTo(code);
-        assertThat(r.body().get("requestTime").isIntegralNumber()).isTrue();
-        assertThat(r.body().get("data").isNull()).isTrue();
-    }
 
     @Test
     void signedCallSucceedsWithTheSuccessEnvelope() {

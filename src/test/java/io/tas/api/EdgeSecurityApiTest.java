@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static io.tas.api.Replies.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -44,10 +45,6 @@ class EdgeSecurityApiTest {
 
     private Reply info(Credentials c) { return server.client(c).get("/api/v3/account/info"); }
 
-    private static void assertError(Reply r, String code) {
-        assertThat(r.status()).as(r.raw()).isEqualTo(400);
-        assertThat(r.code()).as(r.raw()).isEqualTo(code);
-    }
 
     @Test
     void wrongSignatureAndWrongPassphraseIs40009AndRunsNoPassphraseHash() {

@@ -12,6 +12,7 @@ import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import static io.tas.api.Replies.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Bad input gets HTTP 400 and the envelope with the real code; never a 5xx, never an HTML page. */
@@ -28,12 +29,6 @@ class ErrorsApiTest {
         main = server.client(Credentials.MAIN_RW);
     }
 
-    private static void assertError(Reply r, String code, String msg) {
-        assertThat(r.status()).as(r.raw()).isEqualTo(400);
-        assertThat(r.code()).as(r.raw()).isEqualTo(code);
-        assertThat(r.msg()).as(r.raw()).isEqualTo(msg);
-        assertThat(r.body().get("data").isNull()).isTrue();
-    }
 
     @Test
     void unknownPathIs40404() {

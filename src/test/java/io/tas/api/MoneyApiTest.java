@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static io.tas.api.Replies.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -42,11 +43,6 @@ class MoneyApiTest {
 
     private String name() { return "money-" + kind + "-" + NAMES.incrementAndGet(); }
 
-    private static void assertError(Reply r, String code, String msg) {
-        assertThat(r.status()).as(r.raw()).isEqualTo(400);
-        assertThat(r.code()).as(r.raw()).isEqualTo(code);
-        if (msg != null) assertThat(r.msg()).isEqualTo(msg);
-    }
 
     // --- worked examples on the demo account (docs/formulas.md)
 
