@@ -123,9 +123,9 @@ public final class App implements AutoCloseable {
             RateLimiter limiter = new RateLimiter(config.rateLimitsEnabled(), clock);
             edgeMetrics(metrics, keys, limiter);
 
-            Routes routes = routes(features(accounts, market, conversion, loans, maxWithdrawal, leverage, deltaNeutral, switches));
             // A sandbox clock moved forward moves domain time, not the clocks clients sign with (SandboxClock).
             Clock signatures = clock instanceof SandboxClock sandboxClock ? sandboxClock.machine() : clock;
+            Routes routes = routes(features(accounts, market, signatures, conversion, loans, maxWithdrawal, leverage, deltaNeutral, switches));
             RequestPipeline pipeline = new RequestPipeline(routes, new Authenticator(keys, accounts, signatures, config.timestampWindow()),
                     accounts, limiter, clock, config.maxBodyBytes(), metrics);
             Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions);
@@ -175,17 +175,17 @@ public final class App implements AutoCloseable {
     }
 
     /** Every feature of the API; a new feature is one entry here plus its catalog rows. */
-    static List<Routes.Feature> features(AccountService accounts, MarketService market, SmallAssetConversion conversion,
+    static List<Routes.Feature> features(AccountService accounts, MarketService market, Clock signatures, SmallAssetConversion conversion,
                                          LoanService loans, MaxWithdrawal maxWithdrawal, LeverageService leverage, DeltaNeutral deltaNeutral,
                                          AccountSwitchService switches) {
-        return List.of(new AccountRoutes(accounts), new SubAccountRoutes(accounts), new MarketRoutes(market),
+        return List.of(new AccountRoutes(accounts), new SubAccountRoutes(accounts), new MarketRoutes(market, signatures),
                 new ConvertRoutes(conversion), new LoanRoutes(loans), new RiskRoutes(maxWithdrawal, deltaNeutral),
                 new LeverageRoutes(leverage), new AccountSwitchRoutes(switches));
     }
 
     /** Which rows have handlers, without starting anything (for the inventory). */
     public static Routes productionRoutes() {
-        return routes(features(null, null, null, null, null, null, null, null));
+        return routes(features(null, null, null, null, null, null, null, null, null));
     }
 
     /** The production routing: every feature registers its rows. */

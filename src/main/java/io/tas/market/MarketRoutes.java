@@ -13,13 +13,19 @@ import java.util.List;
 /** §4.8 public tickers and the server time clients use to correct skew. */
 public final class MarketRoutes implements Routes.Feature {
     private final MarketService market;
+    private final java.time.Clock signatures;
 
-    public MarketRoutes(MarketService market) { this.market = market; }
+    /** signatures: the clock ACCESS-TIMESTAMP is checked against (the machine's under a sandbox clock, D55). */
+    public MarketRoutes(MarketService market, java.time.Clock signatures) {
+        this.market = market;
+        this.signatures = signatures;
+    }
 
     @Override
     public void register(Routes routes) {
         routes.bind(Endpoint.TICKERS, this::tickers);
-        routes.bind(Endpoint.PUBLIC_TIME, r -> new ServerTime(Long.toString(r.now())));
+        // The time a client that corrects its skew should sign with: the signature clock, not sandbox domain time.
+        routes.bind(Endpoint.PUBLIC_TIME, r -> new ServerTime(Long.toString(signatures.millis())));
     }
 
     public record ServerTime(String serverTime) {}
