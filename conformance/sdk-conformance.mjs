@@ -345,5 +345,73 @@ await check('classic key v3 account settings -> 40084', () =>
 await check('unified key v2 futures positions -> 40085', () =>
   expectFamilyCode(v2Signed(main).getFuturesPositions({ productType: 'USDT-FUTURES' }), '40085', UNIFIED_ON_V2));
 
+// ---- positions (issue 9, §2.14-2.16, §4.4); v2 rows with the classic demo key ----
+
+const V3_HISTORY_FIELDS = ['positionId', 'category', 'symbol', 'marginCoin', 'posSide', 'marginMode', 'holdMode', 'openPriceAvg',
+  'closePriceAvg', 'openTotalPos', 'closeTotalPos', 'cumRealisedPnl', 'netProfit', 'totalFunding', 'openFeeTotal', 'closeFeeTotal',
+  'cashDividend', 'createdTime', 'updatedTime'];
+const V2_CURRENT_FIELDS = ['symbol', 'marginCoin', 'holdSide', 'openDelegateSize', 'marginSize', 'available', 'locked', 'total',
+  'leverage', 'achievedProfits', 'openPriceAvg', 'marginMode', 'posMode', 'unrealizedPL', 'liquidationPrice', 'keepMarginRate',
+  'markPrice', 'marginRatio', 'breakEvenPrice', 'totalFee', 'deductedFee', 'cashDividend', 'grant', 'assetMode', 'autoMargin',
+  'takeProfit', 'stopLoss', 'takeProfitId', 'stopLossId', 'cTime', 'uTime'];
+const V2_HISTORY_FIELDS = ['positionId', 'symbol', 'marginCoin', 'holdSide', 'posMode', 'openAvgPrice', 'closeAvgPrice', 'marginMode',
+  'openTotalPos', 'closeTotalPos', 'pnl', 'netProfit', 'totalFunding', 'openFee', 'closeFee', 'cashDividend', 'ctime', 'utime'];
+
+function assertItem(item, fields, what) {
+  const keys = Object.keys(item).sort();
+  assert(JSON.stringify(keys) === JSON.stringify([...fields].sort()), `${what} fields ${JSON.stringify(keys)}`);
+  for (const f of fields) assert(isStr(item[f]), `${what}.${f} is ${typeof item[f]}, want string`);
+}
+
+function assertDescending(ids, below) {
+  let last = below;
+  for (const id of ids) {
+    assert(last === undefined || BigInt(id) < BigInt(last), `id ${id} not below ${last}`);
+    last = id;
+  }
+}
+
+await check('v3 history-position paging', async () => {
+  const first = await success(v3().getPositionHistory({ category: 'USDT-FUTURES' }));
+  assert(Array.isArray(first?.list) && first.list.length === 100, `first page has ${first?.list?.length} items, want 100`);
+  assert(isStr(first.cursor) && first.cursor === first.list[99].positionId, `cursor=${JSON.stringify(first.cursor)}`);
+  first.list.forEach((p) => assertItem(p, V3_HISTORY_FIELDS, 'item'));
+  assertDescending(first.list.map((p) => p.positionId));
+  const next = await success(v3().getPositionHistory({ category: 'USDT-FUTURES', cursor: first.cursor, limit: '100' }));
+  assertDescending(next.list.map((p) => p.positionId), first.cursor);
+  assert(next.cursor === '', `last page cursor=${JSON.stringify(next.cursor)}, want ""`);
+});
+
+await check('v3 history-position range over 30 days -> 40017', () =>
+  expectCode(v3().getPositionHistory({ category: 'USDT-FUTURES', startTime: String(Date.now() - 40 * 86400000), endTime: String(Date.now()) }), '40017'));
+
+await check('read-only key v3 history-position -> 40014', () =>
+  expectCode(v3(readOnly).getPositionHistory({ category: 'USDT-FUTURES' }), '40014'));
+
+await check('classic key v2 all-position', async () => {
+  const data = await success(v2Signed(classic).getFuturesPositions({ productType: 'USDT-FUTURES', marginCoin: 'USDT' }));
+  assert(Array.isArray(data) && data.length === 2, `data=${JSON.stringify(data)}`);
+  data.forEach((p) => assertItem(p, V2_CURRENT_FIELDS, 'position'));
+  assert(BigInt(data[0].cTime) >= BigInt(data[1].cTime), 'not newest cTime first');
+});
+
+await check('classic key v2 single-position', async () => {
+  const data = await success(v2Signed(classic).getFuturesPosition({ productType: 'USDT-FUTURES', symbol: 'BTCUSDT', marginCoin: 'USDT' }));
+  assert(Array.isArray(data) && data.length === 1, `data=${JSON.stringify(data)}`);
+  assertItem(data[0], V2_CURRENT_FIELDS, 'position');
+  assert(data[0].holdSide === 'long' && data[0].markPrice === '97258.8', `holdSide=${data[0].holdSide} markPrice=${data[0].markPrice}`);
+});
+
+await check('classic key v2 history-position paging', async () => {
+  const first = await success(v2Signed(classic).getFuturesHistoricPositions({ productType: 'USDT-FUTURES' }));
+  assert(Array.isArray(first?.list) && first.list.length === 20, `first page has ${first?.list?.length} items, want 20`);
+  first.list.forEach((p) => assertItem(p, V2_HISTORY_FIELDS, 'item'));
+  assert(first.endId === first.list[19].positionId, `endId=${JSON.stringify(first.endId)}`);
+  assertDescending(first.list.map((p) => p.positionId));
+  const next = await success(v2Signed(classic).getFuturesHistoricPositions({ productType: 'USDT-FUTURES', idLessThan: first.endId, limit: '100' }));
+  assert(next.list.length > 0, 'second page is empty');
+  assertDescending(next.list.map((p) => p.positionId), first.endId);
+});
+
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -36,6 +36,8 @@ import io.tas.loan.LoanRoutes;
 import io.tas.loan.LoanService;
 import io.tas.position.LeverageRoutes;
 import io.tas.position.LeverageService;
+import io.tas.position.PositionHistory;
+import io.tas.position.PositionRoutes;
 import io.tas.position.PositionService;
 import io.tas.risk.DeltaNeutral;
 import io.tas.risk.MaxWithdrawal;
@@ -110,6 +112,7 @@ public final class App implements AutoCloseable {
             LoanService loans = new LoanService(db, clock, ledger, prices);
             PositionService positions = new PositionService(db, clock, ids, ledger, market, prices, accounts);
             accounts.exposureFrom(positions::exposure);
+            PositionHistory positionHistory = new PositionHistory(db, clock, ids, accounts, market);
             opened.push(accounts);
             LeverageService leverage = new LeverageService(db, clock, ledger, market, prices, accounts);
             DeltaNeutral deltaNeutral = new DeltaNeutral(db, ledger, market, prices, positions, DeltaNeutral.Config.fromEnv(System.getenv()));
@@ -125,10 +128,11 @@ public final class App implements AutoCloseable {
 
             // A sandbox clock moved forward moves domain time, not the clocks clients sign with (SandboxClock).
             Clock signatures = clock instanceof SandboxClock sandboxClock ? sandboxClock.machine() : clock;
-            Routes routes = routes(features(accounts, market, signatures, conversion, loans, maxWithdrawal, leverage, deltaNeutral, switches));
+            Routes routes = routes(features(accounts, market, signatures, conversion, loans, maxWithdrawal, leverage, deltaNeutral, switches,
+                    positions, positionHistory));
             RequestPipeline pipeline = new RequestPipeline(routes, new Authenticator(keys, accounts, signatures, config.timestampWindow()),
                     accounts, limiter, clock, config.maxBodyBytes(), metrics);
-            Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions);
+            Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions, positionHistory);
             AdminRoutes admin = new AdminRoutes(provisioning, keys, config.adminToken(), clock, metrics,
                     config.adminMaxBodyBytes(), config.seedMaxBytes(), new SandboxControls(config.sandbox(), clock, jobs, db));
             changes.start(); // every subscriber is registered by now
@@ -177,15 +181,16 @@ public final class App implements AutoCloseable {
     /** Every feature of the API; a new feature is one entry here plus its catalog rows. */
     static List<Routes.Feature> features(AccountService accounts, MarketService market, Clock signatures, SmallAssetConversion conversion,
                                          LoanService loans, MaxWithdrawal maxWithdrawal, LeverageService leverage, DeltaNeutral deltaNeutral,
-                                         AccountSwitchService switches) {
+                                         AccountSwitchService switches, PositionService positions, PositionHistory positionHistory) {
         return List.of(new AccountRoutes(accounts), new SubAccountRoutes(accounts), new MarketRoutes(market, signatures),
                 new ConvertRoutes(conversion), new LoanRoutes(loans), new RiskRoutes(maxWithdrawal, deltaNeutral),
-                new LeverageRoutes(leverage), new AccountSwitchRoutes(switches));
+                new LeverageRoutes(leverage), new AccountSwitchRoutes(switches),
+                new PositionRoutes(positions, positionHistory, accounts, market));
     }
 
     /** Which rows have handlers, without starting anything (for the inventory). */
     public static Routes productionRoutes() {
-        return routes(features(null, null, null, null, null, null, null, null, null));
+        return routes(features(null, null, null, null, null, null, null, null, null, null, null));
     }
 
     /** The production routing: every feature registers its rows. */

@@ -37,6 +37,8 @@ final class MoneyAdminRoutes {
         r.post("/admin/v1/positions", http.guarded(req -> view(p.openPosition(http.read(req, SeedPosition.class)))));
         r.post("/admin/v1/positions/{id}/fill", http.guarded(req -> view(p.fill(longParam(req, "id"), http.read(req, FillSpec.class)))));
         r.post("/admin/v1/positions/{id}/close", http.guarded(req -> view(p.close(longParam(req, "id"), http.read(req, FillSpec.class)))));
+        r.post("/admin/v1/records/history-positions", http.guarded(req ->
+                p.ingestHistoryPositions(http.read(req, io.tas.position.PositionHistory.Batch.class))));
         r.get("/admin/v1/accounts/{uid}/positions", http.guarded(req -> p.positions(longParam(req, "uid")).stream().map(v -> {
             Map<String, Object> m = view(v.position());
             m.put("markPrice", Json.plain(v.markPrice()));

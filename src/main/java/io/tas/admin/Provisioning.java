@@ -26,6 +26,7 @@ import io.tas.ledger.LedgerTypes.Movement;
 import io.tas.loan.LoanService;
 import io.tas.market.Instrument;
 import io.tas.position.Position;
+import io.tas.position.PositionHistory;
 import io.tas.position.PositionService;
 import io.tas.auth.ApiKey.PermType;
 import io.tas.auth.ApiKeyService;
@@ -60,9 +61,11 @@ public final class Provisioning {
     private final Ledger ledger;
     private final LoanService loans;
     private final PositionService positions;
+    private final PositionHistory history;
 
     public Provisioning(Database db, Clock clock, AccountService accounts, ApiKeyService keys, MarketService market,
-                        RateLimiter limiter, Ledger ledger, LoanService loans, PositionService positions) {
+                        RateLimiter limiter, Ledger ledger, LoanService loans, PositionService positions,
+                        PositionHistory history) {
         this.db = db;
         this.clock = clock;
         this.accounts = accounts;
@@ -72,6 +75,7 @@ public final class Provisioning {
         this.ledger = ledger;
         this.loans = loans;
         this.positions = positions;
+        this.history = history;
     }
 
     /** What a seed created: accounts, and each key with its secret (shown this once). */
@@ -129,6 +133,10 @@ public final class Provisioning {
             openPosition(new SeedPosition(a.uid(), pos.category(), pos.symbol(), pos.holdSide(), pos.marginMode(),
                     pos.leverage(), pos.size(), pos.price(), pos.fee()));
         }
+        List<PositionHistory.HistoryRecord> closed = new ArrayList<>();
+        for (PositionHistory.HistoryRecord h : spec.historyPositions()) closed.add(h == null ? null : h.withUid(a.uid()));
+        for (PositionHistory.Series s : spec.historyPositionSeries()) closed.addAll(history.generate(a.uid(), s, clock.millis()));
+        if (!closed.isEmpty()) history.ingest(closed);
     }
 
     public Account createAccount(SeedAccount a, Long parentUid) {
@@ -263,6 +271,12 @@ public final class Provisioning {
 
     public Position close(long positionId, FillSpec f) {
         return positions.close(positionId, require(f.price(), "price"), or(f.fee(), BigDecimal.ZERO));
+    }
+
+    /** History positions a matching engine reports: all or nothing (PositionHistory.ingest). */
+    public PositionHistory.Ingested ingestHistoryPositions(PositionHistory.Batch batch) {
+        if (batch == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "records");
+        return history.ingest(batch.records());
     }
 
     public List<PositionService.Valuation> positions(long uid) {

@@ -78,11 +78,26 @@ public record SeedFile(List<SeedInstrument> instruments, List<SeedTicker> ticker
                               AccountStatus status, String note, String inviterId, String channelCode,
                               String channel, Boolean realityAllowed, Long createdTime, SeedSettings settings,
                               List<SeedAccount> subAccounts, List<SeedKey> apiKeys, List<SeedBalance> balances,
-                              List<SeedPosition> positions) {
+                              List<SeedPosition> positions,
+                              List<io.tas.position.PositionHistory.HistoryRecord> historyPositions,
+                              List<io.tas.position.PositionHistory.Series> historyPositionSeries) {
+        /** An account without history records (the fields before history positions existed). */
+        public SeedAccount(Long uid, String username, AccountKind accountMode, AccountType type, AccountStatus status, String note,
+                           String inviterId, String channelCode, String channel, Boolean realityAllowed, Long createdTime,
+                           SeedSettings settings, List<SeedAccount> subAccounts, List<SeedKey> apiKeys, List<SeedBalance> balances,
+                           List<SeedPosition> positions) {
+            this(uid, username, accountMode, type, status, note, inviterId, channelCode, channel, realityAllowed, createdTime,
+                    settings, subAccounts, apiKeys, balances, positions, null, null);
+        }
+
         public List<SeedAccount> subAccounts() { return subAccounts == null ? List.of() : subAccounts; }
         public List<SeedKey> apiKeys() { return apiKeys == null ? List.of() : apiKeys; }
         public List<SeedBalance> balances() { return balances == null ? List.of() : balances; }
         public List<SeedPosition> positions() { return positions == null ? List.of() : positions; }
+        /** Closed positions (history) as a matching engine reports them; uid is the account's. */
+        public List<io.tas.position.PositionHistory.HistoryRecord> historyPositions() { return historyPositions == null ? List.of() : historyPositions; }
+        /** Generated closed positions, timed relative to the seed's time (PositionHistory.Series). */
+        public List<io.tas.position.PositionHistory.Series> historyPositionSeries() { return historyPositionSeries == null ? List.of() : historyPositionSeries; }
     }
 
     /** A spot/margin pair or a contract; contracts need marginCoin, maxLeverage and mmrTiers. */

@@ -20,7 +20,7 @@ import java.util.concurrent.Callable;
         subcommands = {AdminCommand.Reset.class, AdminCommand.Seed.class, AdminCommand.CreateAccount.class,
                 AdminCommand.CreateKey.class, AdminCommand.RevokeKey.class, AdminCommand.SetTicker.class,
                 AdminCommand.SetInstrument.class, AdminCommand.LoanTerms.class, AdminCommand.Deposit.class,
-                AdminCommand.Adjust.class, AdminCommand.Borrow.class, AdminCommand.OpenPosition.class,
+                AdminCommand.Adjust.class, AdminCommand.Borrow.class, AdminCommand.OpenPosition.class, AdminCommand.HistoryPositions.class,
                 AdminCommand.Balances.class, AdminCommand.LedgerCheck.class, AdminCommand.ClockAdvance.class,
                 AdminCommand.RunDue.class})
 public final class AdminCommand {
@@ -123,6 +123,17 @@ public final class AdminCommand {
 
     @Command(name = "open-position", description = "Open a futures position: {uid, category, symbol, holdSide, marginMode, leverage, size, price, fee}.")
     static final class OpenPosition extends PostJson { String path() { return "/admin/v1/positions"; } }
+
+    @Command(name = "history-positions", description = "Ingest closed (history) positions, all or nothing: {records: [{uid, category, symbol, holdSide, openAvgPrice, closeAvgPrice, openTotalPos, closeTotalPos, pnl, netProfit, totalFunding, openFee, closeFee, ctime, utime}]}; --file reads the body from a file.")
+    static final class HistoryPositions implements Callable<Integer> {
+        @ParentCommand AdminCommand admin;
+        @Option(names = "--json", description = "the request body") String json;
+        @Option(names = "--file", description = "a file with the request body (JSON)") Path file;
+        public Integer call() throws Exception {
+            if ((json == null) == (file == null)) throw new picocli.CommandLine.ParameterException(admin.spec.commandLine(), "give exactly one of --json and --file");
+            return admin.send("POST", "/admin/v1/records/history-positions", "application/json", json != null ? json : Files.readString(file));
+        }
+    }
 
     @Command(name = "balances", description = "Show an account's balances.")
     static final class Balances implements Callable<Integer> {

@@ -31,8 +31,8 @@ public enum Endpoint {
     LOAN_DATA("GET", "/api/v3/trade/loan-data", Permission.UTA_TRADE, Access.READ, 10, Scope.UID, Family.UNIFIED, "2.12"),
     SUB_LIST("GET", "/api/v3/user/sub-list", Permission.UTA_MGT, Access.READ, 10, Scope.UID, Family.UNIFIED, "2.13", Guard.MAIN_ONLY),
     PROFIT_SUMMARY("GET", "/api/v3/copy/futures/profit-summary", Permission.COPY_FUTURES_ORDER, Access.READ, 1, Scope.UID, Family.ANY, "2.21"),
-    // §4.4 positions
-    HISTORY_POSITION_V3("GET", "/api/v3/position/history-position", Permission.UTA_TRADE, Access.READ, 20, Scope.UID, Family.UNIFIED, "2.14, 4.4.1"),
+    // §4.4 positions; §5: v3 history-position needs "UTA trade read/write", so a read-only key is refused
+    HISTORY_POSITION_V3("GET", "/api/v3/position/history-position", Permission.UTA_TRADE, Access.WRITE, 20, Scope.UID, Family.UNIFIED, "2.14, 4.4.1"),
     SINGLE_POSITION("GET", "/api/v2/mix/position/single-position", Permission.NONE, Access.READ, 10, Scope.UID, Family.CLASSIC, "2.15"),
     ALL_POSITION("GET", "/api/v2/mix/position/all-position", Permission.NONE, Access.READ, 5, Scope.UID, Family.CLASSIC, "2.15"),
     HISTORY_POSITION_V2("GET", "/api/v2/mix/position/history-position", Permission.NONE, Access.READ, 20, Scope.UID, Family.CLASSIC, "2.16, 4.4.2"),

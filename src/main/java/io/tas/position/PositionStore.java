@@ -26,6 +26,33 @@ final class PositionStore {
         dsl.update(FUTURES_POSITION).set(toRecord(dsl, p)).where(FUTURES_POSITION.ID.eq(p.id())).execute();
     }
 
+    /** A prepared batch insert (pgjdbc rewrites it into multi-row INSERTs, D27). */
+    void insertAll(DSLContext dsl, List<Position> positions) {
+        List<FuturesPositionRecord> records = new java.util.ArrayList<>(positions.size());
+        for (Position p : positions) records.add(toRecord(dsl, p));
+        for (int from = 0; from < records.size(); from += 1000) {
+            dsl.batchInsert(records.subList(from, Math.min(records.size(), from + 1000))).execute();
+        }
+    }
+
+    /** Which of these position ids are taken. */
+    java.util.Set<Long> existingIds(DSLContext dsl, java.util.Collection<Long> ids) {
+        return new java.util.HashSet<>(dsl.select(FUTURES_POSITION.ID).from(FUTURES_POSITION).where(FUTURES_POSITION.ID.in(ids)).fetch(FUTURES_POSITION.ID));
+    }
+
+    /**
+     * Closed positions of the account, newest id first: category (null: any) and symbol (null: any), closed
+     * (updated_time) within [start, end], ids strictly below idBelow when given. Served by futures_position_by_uid.
+     */
+    List<Position> closedPage(DSLContext dsl, long uid, Category category, String symbol, long start, long end, Long idBelow, int limit) {
+        org.jooq.Condition c = FUTURES_POSITION.UID.eq(uid).and(FUTURES_POSITION.STATUS.eq(Status.closed.name()))
+                .and(FUTURES_POSITION.UPDATED_TIME.between(start, end));
+        if (category != null) c = c.and(FUTURES_POSITION.CATEGORY.eq(category.wire()));
+        if (symbol != null) c = c.and(FUTURES_POSITION.SYMBOL.eq(symbol));
+        if (idBelow != null) c = c.and(FUTURES_POSITION.ID.lt(idBelow));
+        return dsl.selectFrom(FUTURES_POSITION).where(c).orderBy(FUTURES_POSITION.ID.desc()).limit(limit).fetch(PositionStore::toPosition);
+    }
+
     /** The account's open positions of one contract, locked for this transaction (taken after the account's lock). */
     List<Position> lockOpen(DSLContext dsl, long uid, Category category, String symbol) {
         return dsl.selectFrom(FUTURES_POSITION).where(FUTURES_POSITION.UID.eq(uid)

@@ -96,6 +96,49 @@ class CliTest {
     }
 
     @Test
+    void historyPositionsComeFromASeedAndFromTheAdminCommand(@TempDir Path dir) throws Exception {
+        long now = System.currentTimeMillis();
+        Path seed = dir.resolve("history.yaml");
+        Files.writeString(seed, """
+                accounts:
+                  - uid: 1888000200
+                    username: history-user
+                    accountMode: CLASSIC
+                    apiKeys:
+                      - { accessKey: bg_cli_history_0001, secret: cli-history-secret-0001, passphrase: CliHist1, permissions: [] }
+                    historyPositions:
+                      - { positionId: "1888000200000001", category: USDT-FUTURES, symbol: BTCUSDT, posSide: short, openPriceAvg: "96000",
+                          closePriceAvg: "95000", openTotalPos: "0.2", closeTotalPos: "0.2", cumRealisedPnl: "200", openFeeTotal: "-1.5",
+                          closeFeeTotal: "-1.5", netProfit: "197", createdTime: %d, updatedTime: %d }
+                    historyPositionSeries:
+                      - { count: 3, category: USDT-FUTURES, startMinutesAgo: 5, everyMinutes: 60, contracts: [ { symbol: ETHUSDT, price: "3400", size: "1" } ] }
+                """.formatted(now - 7_200_000, now - 3_600_000));
+        assertThat(tas(admin("seed", seed.toString())).exit()).isZero();
+        Path batch = dir.resolve("batch.json");
+        Files.writeString(batch, "{\"records\":[{\"uid\":1888000200,\"category\":\"COIN-FUTURES\",\"symbol\":\"BTCUSD\",\"holdSide\":\"long\","
+                + "\"openAvgPrice\":\"95000\",\"closeAvgPrice\":\"96000\",\"openTotalPos\":\"0.01\",\"pnl\":\"0.000001\",\"utime\":" + now + "}]}");
+        Run in = tas(admin("history-positions", "--file", batch.toString()));
+        assertThat(in.exit()).as(in.out()).isZero();
+        assertThat(in.out()).contains("\"count\":1");
+        Run bad = tas(admin("history-positions", "--json", "{\"records\":[{\"uid\":1888000200,\"category\":\"USDT-FUTURES\"}]}"));
+        assertThat(bad.exit()).isEqualTo(1);
+        assertThat(bad.out()).contains("\"code\":\"40017\"", "records[0].symbol is required");
+        String[] key = {"--base-url", server.baseUrl(), "--key", "bg_cli_history_0001", "--secret", "cli-history-secret-0001", "--passphrase", "CliHist1"};
+        Run usdt = tas(concat(new String[]{"call", "GET", "/api/v2/mix/position/history-position"}, key));
+        assertThat(usdt.exit()).as(usdt.out()).isZero();
+        assertThat(usdt.out()).contains("\"positionId\":\"1888000200000001\"", "\"holdSide\":\"short\"", "\"netProfit\":\"197\"",
+                "\"closeAvgPrice\":\"95000\"", "\"symbol\":\"ETHUSDT\"");
+        Run coin = tas(concat(new String[]{"call", "GET", "/api/v2/mix/position/history-position?productType=COIN-FUTURES"}, key));
+        assertThat(coin.out()).contains("\"symbol\":\"BTCUSD\"", "\"pnl\":\"0.000001\"", "\"closeTotalPos\":\"0.01\"");
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, all, a.length, b.length);
+        return all;
+    }
+
+    @Test
     void adminProvisionsInstrumentsAndMovesMoneyThroughTheLedger() {
         assertThat(tas(admin("set-instrument", "--json", "{\"category\":\"SPOT\",\"symbol\":\"SOLUSDT\",\"baseCoin\":\"SOL\",\"quoteCoin\":\"USDT\"}")).exit()).isZero();
         assertThat(tas(admin("deposit", "--json", "{\"uid\":1000000002,\"account\":\"spot\",\"coin\":\"SOL\",\"amount\":\"3\",\"ref\":\"cli-1\"}")).exit()).isZero();

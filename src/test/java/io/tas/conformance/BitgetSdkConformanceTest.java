@@ -54,7 +54,10 @@ class BitgetSdkConformanceTest {
                     "ok v3 switch-deduct + deduct-info", "ok v3 adjust-account-mode + delta-info",
                     "ok v3 delta-info while deltaSwitch is no -> 40017", "ok read-only key set-leverage -> 40014",
                     "ok classic key set-leverage -> 40084", "ok v3 switch to classic: process, then success, then 40084",
-                    "ok v3 switch of an account with positions and debts fails with a reason", "ok sub-account key switch -> 40068");
+                    "ok v3 switch of an account with positions and debts fails with a reason", "ok sub-account key switch -> 40068",
+                    "ok v3 history-position paging", "ok v3 history-position range over 30 days -> 40017",
+                    "ok read-only key v3 history-position -> 40014", "ok classic key v2 all-position",
+                    "ok classic key v2 single-position", "ok classic key v2 history-position paging");
             assertThat(r.output()).containsPattern("(?m)^\\d+ passed, 0 failed$");
             assertThat(r.exit()).as(r.output()).isZero();
         }
