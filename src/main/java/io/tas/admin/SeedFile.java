@@ -78,11 +78,21 @@ public record SeedFile(List<SeedInstrument> instruments, List<SeedTicker> ticker
                               AccountStatus status, String note, String inviterId, String channelCode,
                               String channel, Boolean realityAllowed, Long createdTime, SeedSettings settings,
                               List<SeedAccount> subAccounts, List<SeedKey> apiKeys, List<SeedBalance> balances,
-                              List<SeedPosition> positions) {
+                              List<SeedPosition> positions, List<io.tas.strategy.StrategyInput> strategyOrders,
+                              io.tas.copytrade.ProfitSummaryInput profitSummary) {
         public List<SeedAccount> subAccounts() { return subAccounts == null ? List.of() : subAccounts; }
         public List<SeedKey> apiKeys() { return apiKeys == null ? List.of() : apiKeys; }
         public List<SeedBalance> balances() { return balances == null ? List.of() : balances; }
         public List<SeedPosition> positions() { return positions == null ? List.of() : positions; }
+        /** An account without records (issue 9's strategy orders and profit summary). */
+        public SeedAccount(Long uid, String username, AccountKind accountMode, AccountType type, AccountStatus status, String note,
+                           String inviterId, String channelCode, String channel, Boolean realityAllowed, Long createdTime,
+                           SeedSettings settings, List<SeedAccount> subAccounts, List<SeedKey> apiKeys, List<SeedBalance> balances,
+                           List<SeedPosition> positions) {
+            this(uid, username, accountMode, type, status, note, inviterId, channelCode, channel, realityAllowed, createdTime,
+                    settings, subAccounts, apiKeys, balances, positions, null, null);
+        }
+        public List<io.tas.strategy.StrategyInput> strategyOrders() { return strategyOrders == null ? List.of() : strategyOrders; }
     }
 
     /** A spot/margin pair or a contract; contracts need marginCoin, maxLeverage and mmrTiers. */
