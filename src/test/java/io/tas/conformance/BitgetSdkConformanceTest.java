@@ -54,7 +54,11 @@ class BitgetSdkConformanceTest {
                     "ok v3 switch-deduct + deduct-info", "ok v3 adjust-account-mode + delta-info",
                     "ok v3 delta-info while deltaSwitch is no -> 40017", "ok read-only key set-leverage -> 40014",
                     "ok classic key set-leverage -> 40084", "ok v3 switch to classic: process, then success, then 40084",
-                    "ok v3 switch of an account with positions and debts fails with a reason", "ok sub-account key switch -> 40068");
+                    "ok v3 switch of an account with positions and debts fails with a reason", "ok sub-account key switch -> 40068",
+                    "ok v3 history strategy orders paging (Number cursor) (135 orders)", "ok v3 unfilled strategy orders",
+                    "ok v3 copy-trading profit summary",
+                    "ok classic key history strategy orders -> 40084 (http=400 msg=\"You are in Classic Account mode, and the Unified Account API is not supported at this time\")",
+                    "ok read-only key profit summary -> 40014");
             assertThat(r.output()).containsPattern("(?m)^\\d+ passed, 0 failed$");
             assertThat(r.exit()).as(r.output()).isZero();
         }
