@@ -124,9 +124,9 @@ public final class App implements AutoCloseable {
             MaxWithdrawal maxWithdrawal = new MaxWithdrawal(db, ledger, prices, positions);
             Jobs jobs = new Jobs(db, clock, JobsConfig.fromEnv(System.getenv()), "tas-node-" + lease.nodeId());
             opened.push(jobs);
-            // Pending orders join these checks once order tables exist (SwitchCheck).
+            // Pending orders join these checks as order tables land (SwitchCheck): strategy orders now, Reality orders later.
             AccountSwitchService switches = new AccountSwitchService(db, clock, accounts, ledger, jobs,
-                    SwitchConfig.fromEnv(System.getenv()), List.of(SwitchCheck.openPositions(positions)));
+                    SwitchConfig.fromEnv(System.getenv()), List.of(SwitchCheck.openPositions(positions), SwitchCheck.pendingOrders(strategies)));
             RateLimiter limiter = new RateLimiter(config.rateLimitsEnabled(), clock);
             edgeMetrics(metrics, keys, limiter);
 

@@ -444,4 +444,18 @@ class StrategyOrdersApiTest {
         assertError(c.post("/api/v3/account/set-hold-mode", "{\"holdMode\":\"one_way_mode\"}"), "25010", "Unsupported position mode switch");
     }
 
+    @Test
+    void aWorkingStrategyOrderFailsTheSwitchToClassic() {
+        ApiClient c = fresh();
+        long uid = admin.lastUid;
+        ok(ingest(uid, List.of(order("oco", "pending", ""), order("twap", "submitting", ""), order("tpsl", "success", ""))));
+        ok(c.post("/api/v3/account/switch", "{}"));
+        ok(admin.post("/admin/v1/sandbox/clock/advance", "{\"ms\":60000}"));
+        ok(admin.post("/admin/v1/jobs/run-due", ""));
+        JsonNode status = c.get("/api/v3/account/switch-status").data();
+        assertThat(status.get("status").asText()).isEqualTo("fail");
+        assertThat(status.get("reason").asText()).isEqualTo("the account has 2 pending strategy orders");
+        ServerPool.nextSecond(kind);
+        ok(c.get(HISTORY + "?category=USDT-FUTURES")); // still unified
+    }
 }
