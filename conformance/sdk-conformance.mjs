@@ -412,6 +412,53 @@ await check('classic key v2 history-position paging', async () => {
   assert(next.list.length > 0, 'second page is empty');
   assertDescending(next.list.map((p) => p.positionId), first.endId);
 });
+// ---- strategy orders and the copy-trading profit summary (issue 9, §2.19, §2.21, §4.6) ----
+
+await check('v3 history strategy orders paging (Number cursor)', async () => {
+  const client = v3();
+  const seen = [];
+  let cursor;
+  for (let page = 0; page < 20; page++) {
+    const params = { category: 'USDT-FUTURES', limit: '50' };
+    if (cursor !== undefined) params.cursor = String(cursor);
+    const data = await success(client.getHistoryStrategyOrders(params));
+    assert(Array.isArray(data?.list), `list=${JSON.stringify(data?.list)}`);
+    if (data.list.length === 0) {
+      assert(data.cursor === null, `end cursor=${JSON.stringify(data.cursor)}, want null`);
+      break;
+    }
+    assert(typeof data.cursor === 'number' && Number.isSafeInteger(data.cursor), `cursor=${JSON.stringify(data.cursor)}, want a Number`);
+    for (const o of data.list) {
+      assert(typeof o.orderId === 'string' && typeof o.qty === 'string' && typeof o.triggerType === 'string', `item=${JSON.stringify(o)}`);
+      seen.push(BigInt(o.orderId));
+    }
+    cursor = data.cursor;
+  }
+  for (let i = 1; i < seen.length; i++) assert(seen[i] < seen[i - 1], `orderIds not strictly descending at ${i}`);
+  assert(seen.length === 135, `walked ${seen.length} orders, want the demo's 135`);
+  return `${seen.length} orders`;
+});
+
+await check('v3 unfilled strategy orders', async () => {
+  const data = await success(v3().getUnfilledStrategyOrders({ category: 'USDT-FUTURES' }));
+  assert(Array.isArray(data) && data.length === 6, `data=${JSON.stringify(data)}`);
+  assert(data.every((o) => ['pending', 'submitting'].includes(o.status) && !('triggerType' in o)), 'status or triggerType');
+  const twap = data.find((o) => o.twapParams);
+  assert(typeof twap?.twapParams?.[0]?.limitOffsetPercentage === 'number', `twapParams=${JSON.stringify(twap?.twapParams)}`);
+  assert(typeof twap.twapParams[0].duration === 'string', 'twap duration is a string');
+});
+
+await check('v3 copy-trading profit summary', async () => {
+  const data = await success(v3().getCopyFuturesProfitSummary());
+  for (const f of ['totalProfit', 'totalAllocatedProfit', 'totalPendingProfit']) {
+    assert(typeof data?.[f] === 'string', `${f}=${JSON.stringify(data?.[f])}`);
+  }
+});
+
+await check('classic key history strategy orders -> 40084', () =>
+  expectFamilyCode(v3(classic).getHistoryStrategyOrders({ category: 'USDT-FUTURES' }), '40084', CLASSIC_ON_V3));
+
+await check('read-only key profit summary -> 40014', () => expectCode(v3(readOnly).getCopyFuturesProfitSummary(), '40014'));
 
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -48,6 +48,10 @@ import io.tas.store.Database;
 import io.tas.store.IdGenerator;
 import io.tas.store.NodeLease;
 import io.tas.subaccount.SubAccountRoutes;
+import io.tas.copytrade.CopyTradeRoutes;
+import io.tas.copytrade.CopyTradeService;
+import io.tas.strategy.StrategyRoutes;
+import io.tas.strategy.StrategyService;
 
 import java.time.Clock;
 import java.util.ArrayDeque;
@@ -111,8 +115,11 @@ public final class App implements AutoCloseable {
             opened.push(ledger);
             LoanService loans = new LoanService(db, clock, ledger, prices);
             PositionService positions = new PositionService(db, clock, ids, ledger, market, prices, accounts);
-            accounts.exposureFrom(positions::exposure);
             PositionHistory positionHistory = new PositionHistory(db, clock, ids, accounts, market);
+            StrategyService strategies = new StrategyService(db, clock, ids, accounts);
+            CopyTradeService copyTrading = new CopyTradeService(db, clock, accounts);
+            // Working strategy orders count as pending orders for set-hold-mode (D44).
+            accounts.exposureFrom(strategies.withPendingOrders(positions::exposure));
             opened.push(accounts);
             LeverageService leverage = new LeverageService(db, clock, ledger, market, prices, accounts);
             DeltaNeutral deltaNeutral = new DeltaNeutral(db, ledger, market, prices, positions, DeltaNeutral.Config.fromEnv(System.getenv()));
@@ -120,19 +127,20 @@ public final class App implements AutoCloseable {
             MaxWithdrawal maxWithdrawal = new MaxWithdrawal(db, ledger, prices, positions);
             Jobs jobs = new Jobs(db, clock, JobsConfig.fromEnv(System.getenv()), "tas-node-" + lease.nodeId());
             opened.push(jobs);
-            // Pending orders join these checks once order tables exist (SwitchCheck).
+            // Pending orders join these checks as order tables land (SwitchCheck): strategy orders now, Reality orders later.
             AccountSwitchService switches = new AccountSwitchService(db, clock, accounts, ledger, jobs,
-                    SwitchConfig.fromEnv(System.getenv()), List.of(SwitchCheck.openPositions(positions)));
+                    SwitchConfig.fromEnv(System.getenv()), List.of(SwitchCheck.openPositions(positions), SwitchCheck.pendingOrders(strategies)));
             RateLimiter limiter = new RateLimiter(config.rateLimitsEnabled(), clock);
             edgeMetrics(metrics, keys, limiter);
 
             // A sandbox clock moved forward moves domain time, not the clocks clients sign with (SandboxClock).
             Clock signatures = clock instanceof SandboxClock sandboxClock ? sandboxClock.machine() : clock;
             Routes routes = routes(features(accounts, market, signatures, conversion, loans, maxWithdrawal, leverage, deltaNeutral, switches,
-                    positions, positionHistory));
+                    positions, positionHistory, strategies, copyTrading));
             RequestPipeline pipeline = new RequestPipeline(routes, new Authenticator(keys, accounts, signatures, config.timestampWindow()),
                     accounts, limiter, clock, config.maxBodyBytes(), metrics);
-            Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions, positionHistory);
+            Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions,
+                    positionHistory, strategies, copyTrading);
             AdminRoutes admin = new AdminRoutes(provisioning, keys, config.adminToken(), clock, metrics,
                     config.adminMaxBodyBytes(), config.seedMaxBytes(), new SandboxControls(config.sandbox(), clock, jobs, db));
             changes.start(); // every subscriber is registered by now
@@ -181,16 +189,18 @@ public final class App implements AutoCloseable {
     /** Every feature of the API; a new feature is one entry here plus its catalog rows. */
     static List<Routes.Feature> features(AccountService accounts, MarketService market, Clock signatures, SmallAssetConversion conversion,
                                          LoanService loans, MaxWithdrawal maxWithdrawal, LeverageService leverage, DeltaNeutral deltaNeutral,
-                                         AccountSwitchService switches, PositionService positions, PositionHistory positionHistory) {
+                                         AccountSwitchService switches, PositionService positions, PositionHistory positionHistory,
+                                         StrategyService strategies, CopyTradeService copyTrading) {
         return List.of(new AccountRoutes(accounts), new SubAccountRoutes(accounts), new MarketRoutes(market, signatures),
                 new ConvertRoutes(conversion), new LoanRoutes(loans), new RiskRoutes(maxWithdrawal, deltaNeutral),
                 new LeverageRoutes(leverage), new AccountSwitchRoutes(switches),
-                new PositionRoutes(positions, positionHistory, accounts, market));
+                new PositionRoutes(positions, positionHistory, accounts, market), new StrategyRoutes(strategies),
+                new CopyTradeRoutes(copyTrading));
     }
 
     /** Which rows have handlers, without starting anything (for the inventory). */
     public static Routes productionRoutes() {
-        return routes(features(null, null, null, null, null, null, null, null, null, null, null));
+        return routes(features(null, null, null, null, null, null, null, null, null, null, null, null, null));
     }
 
     /** The production routing: every feature registers its rows. */

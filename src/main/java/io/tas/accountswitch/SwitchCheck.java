@@ -21,4 +21,12 @@ public interface SwitchCheck {
             return n == 0 ? null : "the account holds " + n + " open futures position" + (n == 1 ? "" : "s");
         };
     }
+
+    /** Working (pending or submitting) strategy orders are unified-account orders that a classic account cannot hold. */
+    static SwitchCheck pendingOrders(io.tas.strategy.StrategyService strategies) {
+        return uid -> {
+            int n = strategies.pendingCount(uid);
+            return n == 0 ? null : "the account has " + n + " pending strategy order" + (n == 1 ? "" : "s");
+        };
+    }
 }

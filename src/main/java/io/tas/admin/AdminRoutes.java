@@ -69,6 +69,7 @@ public final class AdminRoutes {
         r.post("/admin/v1/tickers", http.guarded(req -> provisioning.putTicker(http.read(req, SeedTicker.class)).symbol()));
         new MoneyAdminRoutes(provisioning, http).register(r);
         new SandboxAdminRoutes(sandbox, http).register(r);
+        new RecordsAdminRoutes(provisioning, http).register(r);
         r.any((req, res) -> http.send(res, 400, ErrorCode.URL_NOT_FOUND.code(), ErrorCode.URL_NOT_FOUND.message()));
     }
 

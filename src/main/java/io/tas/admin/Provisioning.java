@@ -39,6 +39,12 @@ import io.tas.market.MarketService;
 import io.tas.market.Ticker;
 import io.tas.ratelimit.RateLimiter;
 import io.tas.store.Database;
+import io.tas.copytrade.CopyTradeService;
+import io.tas.copytrade.ProfitSummary;
+import io.tas.copytrade.ProfitSummaryInput;
+import io.tas.strategy.StrategyInput;
+import io.tas.strategy.StrategyOrder;
+import io.tas.strategy.StrategyService;
 
 import java.math.BigDecimal;
 import java.time.Clock;
@@ -62,10 +68,14 @@ public final class Provisioning {
     private final LoanService loans;
     private final PositionService positions;
     private final PositionHistory history;
+    private final StrategyService strategies;
+    private final CopyTradeService copyTrading;
 
     public Provisioning(Database db, Clock clock, AccountService accounts, ApiKeyService keys, MarketService market,
                         RateLimiter limiter, Ledger ledger, LoanService loans, PositionService positions,
-                        PositionHistory history) {
+                        PositionHistory history, StrategyService strategies, CopyTradeService copyTrading) {
+        this.strategies = strategies;
+        this.copyTrading = copyTrading;
         this.db = db;
         this.clock = clock;
         this.accounts = accounts;
@@ -137,6 +147,20 @@ public final class Provisioning {
         for (PositionHistory.HistoryRecord h : spec.historyPositions()) closed.add(h == null ? null : h.withUid(a.uid()));
         for (PositionHistory.Series s : spec.historyPositionSeries()) closed.addAll(history.generate(a.uid(), s, clock.millis()));
         if (!closed.isEmpty()) history.ingest(closed);
+        if (!spec.strategyOrders().isEmpty()) strategyOrders(a.uid(), spec.strategyOrders());
+        if (spec.profitSummary() != null) profitSummary(a.uid(), spec.profitSummary());
+    }
+
+    // --- records (issue 9): strategy orders and the copy-trading profit summary
+
+    /** A batch of one unified account's strategy orders, all or nothing (StrategyService.ingest). */
+    public List<StrategyOrder> strategyOrders(long uid, List<StrategyInput> records) {
+        return strategies.ingest(uid, records);
+    }
+
+    /** Sets an account's copy-trading profit summary. */
+    public ProfitSummary profitSummary(long uid, ProfitSummaryInput in) {
+        return copyTrading.put(uid, in);
     }
 
     public Account createAccount(SeedAccount a, Long parentUid) {

@@ -80,14 +80,16 @@ public record SeedFile(List<SeedInstrument> instruments, List<SeedTicker> ticker
                               List<SeedAccount> subAccounts, List<SeedKey> apiKeys, List<SeedBalance> balances,
                               List<SeedPosition> positions,
                               List<io.tas.position.PositionHistory.HistoryRecord> historyPositions,
-                              List<io.tas.position.PositionHistory.Series> historyPositionSeries) {
-        /** An account without history records (the fields before history positions existed). */
+                              List<io.tas.position.PositionHistory.Series> historyPositionSeries,
+                              List<io.tas.strategy.StrategyInput> strategyOrders,
+                              io.tas.copytrade.ProfitSummaryInput profitSummary) {
+        /** An account without issue 9's records (the fields before they existed). */
         public SeedAccount(Long uid, String username, AccountKind accountMode, AccountType type, AccountStatus status, String note,
                            String inviterId, String channelCode, String channel, Boolean realityAllowed, Long createdTime,
                            SeedSettings settings, List<SeedAccount> subAccounts, List<SeedKey> apiKeys, List<SeedBalance> balances,
                            List<SeedPosition> positions) {
             this(uid, username, accountMode, type, status, note, inviterId, channelCode, channel, realityAllowed, createdTime,
-                    settings, subAccounts, apiKeys, balances, positions, null, null);
+                    settings, subAccounts, apiKeys, balances, positions, null, null, null, null);
         }
 
         public List<SeedAccount> subAccounts() { return subAccounts == null ? List.of() : subAccounts; }
@@ -98,6 +100,7 @@ public record SeedFile(List<SeedInstrument> instruments, List<SeedTicker> ticker
         public List<io.tas.position.PositionHistory.HistoryRecord> historyPositions() { return historyPositions == null ? List.of() : historyPositions; }
         /** Generated closed positions, timed relative to the seed's time (PositionHistory.Series). */
         public List<io.tas.position.PositionHistory.Series> historyPositionSeries() { return historyPositionSeries == null ? List.of() : historyPositionSeries; }
+        public List<io.tas.strategy.StrategyInput> strategyOrders() { return strategyOrders == null ? List.of() : strategyOrders; }
     }
 
     /** A spot/margin pair or a contract; contracts need marginCoin, maxLeverage and mmrTiers. */

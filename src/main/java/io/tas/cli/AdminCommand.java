@@ -22,7 +22,7 @@ import java.util.concurrent.Callable;
                 AdminCommand.SetInstrument.class, AdminCommand.LoanTerms.class, AdminCommand.Deposit.class,
                 AdminCommand.Adjust.class, AdminCommand.Borrow.class, AdminCommand.OpenPosition.class, AdminCommand.HistoryPositions.class,
                 AdminCommand.Balances.class, AdminCommand.LedgerCheck.class, AdminCommand.ClockAdvance.class,
-                AdminCommand.RunDue.class})
+                AdminCommand.RunDue.class, AdminCommand.StrategyOrders.class, AdminCommand.ProfitSummary.class})
 public final class AdminCommand {
     @Spec CommandSpec spec;
     @Option(names = "--admin-url", defaultValue = "${env:TAS_ADMIN_URL:-http://127.0.0.1:8081}") String adminUrl;
@@ -134,6 +134,21 @@ public final class AdminCommand {
             return admin.send("POST", "/admin/v1/records/history-positions", "application/json", json != null ? json : Files.readString(file));
         }
     }
+
+    @Command(name = "strategy-orders", description = "Ingest a batch of one unified account's strategy orders, all or nothing: "
+            + "{uid, records: [{type, category, symbol, qty, posSide, status, ...}]} from --json or --file.")
+    static final class StrategyOrders implements Callable<Integer> {
+        @ParentCommand AdminCommand admin;
+        @Option(names = "--json", description = "the batch as JSON") String json;
+        @Option(names = "--file", description = "a file holding the batch (JSON)") Path file;
+        public Integer call() throws Exception {
+            if ((json == null) == (file == null)) throw new picocli.CommandLine.ParameterException(admin.spec.commandLine(), "give one of --json or --file");
+            return admin.send("POST", "/admin/v1/records/strategy-orders", "application/json", json != null ? json : Files.readString(file));
+        }
+    }
+
+    @Command(name = "profit-summary", description = "Set an account's copy-trading profit summary: {uid, totalProfit, totalAllocatedProfit, totalPendingProfit}.")
+    static final class ProfitSummary extends PostJson { String path() { return "/admin/v1/records/profit-summary"; } }
 
     @Command(name = "balances", description = "Show an account's balances.")
     static final class Balances implements Callable<Integer> {

@@ -104,8 +104,8 @@ class ErrorsApiTest {
 
     @Test
     void rowsOfLaterIssuesAnswerNotImplementedInTheEnvelope() {
-        Reply r = main.get("/api/v3/trade/unfilled-strategy-orders?category=USDT-FUTURES");
-        assertError(r, "40099", "Endpoint GET /api/v3/trade/unfilled-strategy-orders is not implemented yet in this service");
+        Reply r = main.post("/api/v3/trade/place-reality-order", "{\"symbol\":\"BTCUSDT\",\"side\":\"buy\",\"orderType\":\"market\",\"qty\":\"1\"}");
+        assertError(r, "40099", "Endpoint POST /api/v3/trade/place-reality-order is not implemented yet in this service");
     }
 
     private static final String CLASSIC_ON_V3 = "You are in Classic Account mode, and the Unified Account API is not supported at this time";

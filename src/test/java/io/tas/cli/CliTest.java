@@ -151,6 +151,25 @@ class CliTest {
     }
 
     @Test
+    void adminIngestsStrategyOrdersAndSetsTheProfitSummary(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        String order = "{\"type\":\"trigger\",\"category\":\"USDT-FUTURES\",\"symbol\":\"BTCUSDT\",\"qty\":\"1\",\"posSide\":\"long\","
+                + "\"status\":\"success\",\"triggerPrice\":\"90000\"}";
+        Run one = tas(admin("strategy-orders", "--json", "{\"uid\":1000000001,\"records\":[" + order + "]}"));
+        assertThat(one.out()).contains("\"count\":1");
+        assertThat(one.exit()).isZero();
+        Path file = dir.resolve("batch.json");
+        Files.writeString(file, "{\"uid\":1000000001,\"records\":[" + order + "," + order + "]}");
+        assertThat(tas(admin("strategy-orders", "--file", file.toString())).out()).contains("\"count\":2");
+        Run bad = tas(admin("strategy-orders", "--json", "{\"uid\":1000000001,\"records\":[" + order.replace("success", "done") + "]}"));
+        assertThat(bad.exit()).isEqualTo(1);
+        assertThat(bad.out()).contains("\"code\":\"40020\"", "records[0].status");
+        assertThat(tas(admin("strategy-orders")).exit()).isNotZero();
+        Run summary = tas(admin("profit-summary", "--json", "{\"uid\":1000000001,\"totalProfit\":\"5\",\"totalAllocatedProfit\":\"1\",\"totalPendingProfit\":\"0\"}"));
+        assertThat(summary.exit()).isZero();
+        assertThat(summary.out()).contains("\"totalProfit\":\"5\"");
+    }
+
+    @Test
     void endpointsPrintsTheInventory() {
         Run r = tas("endpoints");
         assertThat(r.out()).contains("| GET | `/api/v3/account/info` |").hasLineCount(33);

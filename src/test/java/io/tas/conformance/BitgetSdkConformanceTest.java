@@ -57,7 +57,11 @@ class BitgetSdkConformanceTest {
                     "ok v3 switch of an account with positions and debts fails with a reason", "ok sub-account key switch -> 40068",
                     "ok v3 history-position paging", "ok v3 history-position range over 30 days -> 40017",
                     "ok read-only key v3 history-position -> 40014", "ok classic key v2 all-position",
-                    "ok classic key v2 single-position", "ok classic key v2 history-position paging");
+                    "ok classic key v2 single-position", "ok classic key v2 history-position paging",
+                    "ok v3 history strategy orders paging (Number cursor) (135 orders)", "ok v3 unfilled strategy orders",
+                    "ok v3 copy-trading profit summary",
+                    "ok classic key history strategy orders -> 40084 (http=400 msg=\"You are in Classic Account mode, and the Unified Account API is not supported at this time\")",
+                    "ok read-only key profit summary -> 40014");
             assertThat(r.output()).containsPattern("(?m)^\\d+ passed, 0 failed$");
             assertThat(r.exit()).as(r.output()).isZero();
         }

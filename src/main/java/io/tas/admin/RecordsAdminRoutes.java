@@ -1,0 +1,68 @@
+package io.tas.admin;
+
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.helidon.webserver.http.HttpRouting;
+import io.tas.copytrade.ProfitSummary;
+import io.tas.copytrade.ProfitSummaryInput;
+import io.tas.error.ApiException;
+import io.tas.error.ErrorCode;
+import io.tas.http.Json;
+import io.tas.strategy.StrategyInput;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Admin ingestion of issue 9's strategy orders and copy-trading profit summaries. A batch is all or nothing: the first
+ * invalid record is refused naming records[i].field, and nothing is stored.
+ */
+final class RecordsAdminRoutes {
+    private final Provisioning p;
+    private final AdminHttp http;
+
+    RecordsAdminRoutes(Provisioning provisioning, AdminHttp http) {
+        this.p = provisioning;
+        this.http = http;
+    }
+
+    /** POST /admin/v1/records/strategy-orders body: one account's orders. */
+    record StrategyBatch(Long uid, List<JsonNode> records) {}
+
+    void register(HttpRouting.Builder r) {
+        r.post("/admin/v1/records/strategy-orders", http.guarded(req -> {
+            StrategyBatch b = http.read(req, StrategyBatch.class);
+            if (b.uid() == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "uid");
+            if (b.records() == null || b.records().isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, "records");
+            List<StrategyInput> records = new ArrayList<>(b.records().size());
+            for (int i = 0; i < b.records().size(); i++) records.add(record("records[" + i + "]", b.records().get(i)));
+            var stored = p.strategyOrders(b.uid(), records);
+            return Map.of("count", stored.size(), "orderIds", stored.stream().map(o -> Long.toString(o.orderId())).toList());
+        }));
+        r.post("/admin/v1/records/profit-summary", http.guarded(req -> {
+            ProfitSummaryInput in = http.read(req, ProfitSummaryInput.class);
+            if (in.uid() == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "uid");
+            ProfitSummary s = p.profitSummary(in.uid(), in);
+            return Map.of("uid", Long.toString(s.uid()), "totalProfit", Json.plain(s.totalProfit()),
+                    "totalAllocatedProfit", Json.plain(s.totalAllocatedProfit()), "totalPendingProfit", Json.plain(s.totalPendingProfit()));
+        }));
+    }
+
+    /** One record, a malformed field named with the record's index (40020 Parameter records[i].field error). */
+    private static StrategyInput record(String at, JsonNode node) {
+        if (node == null || !node.isObject()) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, at + " is not an object");
+        try {
+            return SeedFile.JSON.treeToValue(node, StrategyInput.class);
+        } catch (JsonMappingException e) {
+            StringBuilder field = new StringBuilder(at);
+            for (var ref : e.getPath()) {
+                if (ref.getFieldName() != null) field.append('.').append(ref.getFieldName());
+                else if (ref.getIndex() >= 0) field.append('[').append(ref.getIndex()).append(']');
+            }
+            throw new ApiException(ErrorCode.PARAM_ERROR, field.toString());
+        } catch (java.io.IOException e) {
+            throw new ApiException(ErrorCode.PARAM_ERROR, at);
+        }
+    }
+}
