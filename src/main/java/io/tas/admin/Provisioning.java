@@ -38,6 +38,13 @@ import io.tas.error.ErrorCode;
 import io.tas.market.MarketService;
 import io.tas.market.Ticker;
 import io.tas.ratelimit.RateLimiter;
+import io.tas.spot.RecordInputs.FillBatch;
+import io.tas.spot.RecordInputs.FillInput;
+import io.tas.spot.RecordInputs.Generate;
+import io.tas.spot.RecordInputs.WithdrawalBatch;
+import io.tas.spot.RecordInputs.WithdrawalInput;
+import io.tas.spot.SpotDemoData;
+import io.tas.spot.SpotRecords;
 import io.tas.store.Database;
 import io.tas.copytrade.CopyTradeService;
 import io.tas.copytrade.ProfitSummary;
@@ -51,6 +58,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -70,10 +78,11 @@ public final class Provisioning {
     private final PositionHistory history;
     private final StrategyService strategies;
     private final CopyTradeService copyTrading;
+    private final SpotRecords spot;
 
     public Provisioning(Database db, Clock clock, AccountService accounts, ApiKeyService keys, MarketService market,
                         RateLimiter limiter, Ledger ledger, LoanService loans, PositionService positions,
-                        PositionHistory history, StrategyService strategies, CopyTradeService copyTrading) {
+                        PositionHistory history, StrategyService strategies, CopyTradeService copyTrading, SpotRecords spot) {
         this.strategies = strategies;
         this.copyTrading = copyTrading;
         this.db = db;
@@ -86,6 +95,7 @@ public final class Provisioning {
         this.loans = loans;
         this.positions = positions;
         this.history = history;
+        this.spot = spot;
     }
 
     /** What a seed created: accounts, and each key with its secret (shown this once). */
@@ -149,6 +159,7 @@ public final class Provisioning {
         if (!closed.isEmpty()) history.ingest(closed);
         if (!spec.strategyOrders().isEmpty()) strategyOrders(a.uid(), spec.strategyOrders());
         if (spec.profitSummary() != null) profitSummary(a.uid(), spec.profitSummary());
+        seedSpotRecords(a.uid(), spec);
     }
 
     // --- records (issue 9): strategy orders and the copy-trading profit summary
@@ -161,6 +172,37 @@ public final class Provisioning {
     /** Sets an account's copy-trading profit summary. */
     public ProfitSummary profitSummary(long uid, ProfitSummaryInput in) {
         return copyTrading.put(uid, in);
+    }
+
+    /** A seed's fills and withdrawals, listed and generated, in batches of the admin API's size (same checks). */
+    private void seedSpotRecords(long uid, SeedAccount spec) {
+        List<FillInput> fills = new ArrayList<>(spec.fills());
+        List<WithdrawalInput> withdrawals = new ArrayList<>(spec.withdrawals());
+        Generate g = spec.generate();
+        if (g != null) {
+            if (g.fills() != null) fills.addAll(SpotDemoData.fills(count("generate.fills", g.fills())));
+            if (g.withdrawals() != null) withdrawals.addAll(SpotDemoData.withdrawals(count("generate.withdrawals", g.withdrawals())));
+        }
+        for (int i = 0; i < fills.size(); i += SpotRecords.MAX_BATCH) {
+            spot.ingestFills(uid, fills.subList(i, Math.min(fills.size(), i + SpotRecords.MAX_BATCH)));
+        }
+        for (int i = 0; i < withdrawals.size(); i += SpotRecords.MAX_BATCH) {
+            spot.ingestWithdrawals(uid, withdrawals.subList(i, Math.min(withdrawals.size(), i + SpotRecords.MAX_BATCH)));
+        }
+    }
+
+    private static int count(String name, int n) {
+        if (n < 0 || n > 1_000_000) throw new ApiException(ErrorCode.PARAM_ERROR, name);
+        return n;
+    }
+
+    /** The admin batch call: {"uid": ..., "records": [...]}; all or nothing (SpotRecords). */
+    public Map<String, Object> ingestFills(FillBatch b) {
+        return Map.of("uid", Long.toString(require(b.uid(), "uid")), "stored", spot.ingestFills(b.uid(), b.records()));
+    }
+
+    public Map<String, Object> ingestWithdrawals(WithdrawalBatch b) {
+        return Map.of("uid", Long.toString(require(b.uid(), "uid")), "stored", spot.ingestWithdrawals(b.uid(), b.records()));
     }
 
     public Account createAccount(SeedAccount a, Long parentUid) {

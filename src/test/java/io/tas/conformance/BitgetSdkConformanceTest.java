@@ -61,7 +61,12 @@ class BitgetSdkConformanceTest {
                     "ok v3 history strategy orders paging (Number cursor) (135 orders)", "ok v3 unfilled strategy orders",
                     "ok v3 copy-trading profit summary",
                     "ok classic key history strategy orders -> 40084 (http=400 msg=\"You are in Classic Account mode, and the Unified Account API is not supported at this time\")",
-                    "ok read-only key profit summary -> 40014");
+                    "ok read-only key profit summary -> 40014",
+                    // issue 9: spot fills and withdrawal records (classic demo key)
+                    "ok v2 spot fills paging (3 pages with limit=1)", "ok v2 spot withdrawal records paging",
+                    "ok v2 spot withdrawal records without startTime -> 40019",
+                    "ok unified key v2 spot fills -> 40085 (http=400 msg=\"You are in Unified Account mode, and the Classic Account API is not supported at this time\")",
+                    "ok unified key v2 withdrawal records -> 40085 (http=400 msg=\"You are in Unified Account mode, and the Classic Account API is not supported at this time\")");
             assertThat(r.output()).containsPattern("(?m)^\\d+ passed, 0 failed$");
             assertThat(r.exit()).as(r.output()).isZero();
         }

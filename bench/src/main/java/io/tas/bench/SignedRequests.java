@@ -60,10 +60,12 @@ final class SignedRequests {
     FullHttpRequest next() {
         String ts = Long.toString(System.currentTimeMillis());
         String method = spec.method().name();
+        // A GET path may be a template too (e.g. a paging cursor "idLessThan={n}000000000"), signed as sent.
+        String path = spec.path().contains("{n}") ? spec.path().replace("{n}", Long.toString(spec.from() + seq++ % (spec.to() - spec.from() + 1))) : spec.path();
         String body = spec.bodyTemplate().isEmpty() ? "" : spec.body(seq++);
-        String sign = signer.sign(ts, method, spec.path(), body);
+        String sign = signer.sign(ts, method, path, body);
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        FullHttpRequest req = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, spec.method(), spec.path(),
+        FullHttpRequest req = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, spec.method(), path,
                 bytes.length == 0 ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(bytes));
         HttpHeaders h = req.headers();
         h.set(HttpHeaderNames.HOST, hostHeader);
