@@ -41,7 +41,7 @@ public final class CopyTradeService {
         return s;
     }
 
-    /** uid's summary, or zeros when it has none (D-S6). */
+    /** uid's summary, or zeros when it has none (D70). */
     public ProfitSummary get(long uid) {
         ProfitSummary s = db.read(dsl -> store.find(dsl, uid));
         return s != null ? s : ProfitSummary.none(uid);

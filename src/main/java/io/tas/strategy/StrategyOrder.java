@@ -29,7 +29,7 @@ public record StrategyOrder(long orderId, Long seq, long uid, String clientOid, 
         public static Type fromWire(String s) { return Type.valueOf(s); }
     }
 
-    /** Statuses of an order still working: unfilled-strategy-orders serves these, history the rest (D-S2). */
+    /** Statuses of an order still working: unfilled-strategy-orders serves these, history the rest (D66). */
     public static final java.util.Set<String> OPEN_STATUSES = java.util.Set.of("pending", "submitting");
 
     public boolean open() { return OPEN_STATUSES.contains(status); }
@@ -49,7 +49,7 @@ public record StrategyOrder(long orderId, Long seq, long uid, String clientOid, 
     /**
      * twapParams item (§2.19): duration (minutes) and interval (seconds) and orderType are strings on the wire; the
      * others are JSON Numbers. limitOffsetType is Number-typed in the spec with the values percentage and spread, so
-     * it goes out as a code: 1 = percentage, 2 = spread (D-S5).
+     * it goes out as a code: 1 = percentage, 2 = spread (D69).
      */
     public record TwapParam(BigDecimal duration, BigDecimal interval, String orderType, Integer limitOffsetType,
                             BigDecimal limitOffsetPercentage, BigDecimal limitOffsetSpread, BigDecimal twapTriggerPrice,

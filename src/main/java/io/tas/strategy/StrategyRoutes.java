@@ -32,7 +32,7 @@ public final class StrategyRoutes implements Routes.Feature {
         routes.bind(Endpoint.UNFILLED_STRATEGY_ORDERS, this::unfilled);
     }
 
-    /** §4.6: list of §2.19 items and cursor, a JSON Number (null on an empty page, D-S1). */
+    /** §4.6: list of §2.19 items and cursor, a JSON Number (null on an empty page, D65). */
     public record HistoryView(List<Map<String, Object>> list, Long cursor) {}
 
     private HistoryView history(ApiRequest r) {
@@ -64,7 +64,7 @@ public final class StrategyRoutes implements Routes.Feature {
 
     /**
      * One §2.19 item in the spec's field order: every field a string ("" when the order has no value), triggerType only
-     * in history, and only the order type's own parameter list (D-S4).
+     * in history, and only the order type's own parameter list (D68).
      */
     static Map<String, Object> view(StrategyOrder o, boolean history) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -128,7 +128,7 @@ public final class StrategyRoutes implements Routes.Feature {
                 m.put("duration", Json.plain(p.duration()));
                 m.put("interval", Json.plain(p.interval()));
                 m.put("orderType", s(p.orderType()));
-                m.put("limitOffsetType", p.limitOffsetType()); // Number: 1 percentage, 2 spread (D-S5)
+                m.put("limitOffsetType", p.limitOffsetType()); // Number: 1 percentage, 2 spread (D69)
                 m.put("limitOffsetPercentage", number(p.limitOffsetPercentage()));
                 m.put("limitOffsetSpread", number(p.limitOffsetSpread()));
                 m.put("twapTriggerPrice", number(p.twapTriggerPrice()));

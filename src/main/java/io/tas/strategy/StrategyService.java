@@ -32,7 +32,7 @@ public final class StrategyService {
     static final Set<String> ORDER_CATEGORIES = Set.of("USDT-FUTURES", "COIN-FUTURES", "USDC-FUTURES");
     static final Set<String> QUERY_CATEGORIES = Set.of("SPOT", "MARGIN", "USDT-FUTURES", "COIN-FUTURES", "USDC-FUTURES");
     static final Set<String> STATUSES = Set.of("pending", "success", "failed", "cancelled", "submitting");
-    /** History is served from the last 90 days, at most 90 days per query (D-S3). */
+    /** History is served from the last 90 days, at most 90 days per query (D67). */
     static final Duration RETENTION = Duration.ofDays(90);
     static final Duration MAX_RANGE = Duration.ofDays(90);
     /** Longest JSON text of one order's parameter list (the column's width). */
@@ -255,7 +255,7 @@ public final class StrategyService {
     /** §4.6 history query; category and type are checked wire values, type may be null. */
     public record HistoryQuery(String category, String type, Long startTime, Long endTime, int limit, Long cursor) {}
 
-    /** A page and its cursor: the seq of the last item, null on an empty page (D-S1). */
+    /** A page and its cursor: the seq of the last item, null on an empty page (D65). */
     public record HistoryPage(List<StrategyOrder> list, Long cursor) {}
 
     public HistoryPage history(long uid, HistoryQuery q) {

@@ -96,7 +96,7 @@ class StrategyOrdersApiTest {
         return c.get(target);
     }
 
-    /** Walks every page; returns the IDs in order and checks the cursor rules (D-S1). */
+    /** Walks every page; returns the IDs in order and checks the cursor rules (D65). */
     private List<Long> walk(ApiClient c, String query, int limit) {
         List<Long> seen = new ArrayList<>();
         int[] calls = {0};
