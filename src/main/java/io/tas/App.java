@@ -45,6 +45,8 @@ import io.tas.store.ChangeFeed;
 import io.tas.store.Database;
 import io.tas.store.IdGenerator;
 import io.tas.store.NodeLease;
+import io.tas.spot.SpotRecords;
+import io.tas.spot.SpotRoutes;
 import io.tas.subaccount.SubAccountRoutes;
 
 import java.time.Clock;
@@ -120,15 +122,16 @@ public final class App implements AutoCloseable {
             // Pending orders join these checks once order tables exist (SwitchCheck).
             AccountSwitchService switches = new AccountSwitchService(db, clock, accounts, ledger, jobs,
                     SwitchConfig.fromEnv(System.getenv()), List.of(SwitchCheck.openPositions(positions)));
+            SpotRecords spot = new SpotRecords(db, clock, ids, accounts);
             RateLimiter limiter = new RateLimiter(config.rateLimitsEnabled(), clock);
             edgeMetrics(metrics, keys, limiter);
 
             // A sandbox clock moved forward moves domain time, not the clocks clients sign with (SandboxClock).
             Clock signatures = clock instanceof SandboxClock sandboxClock ? sandboxClock.machine() : clock;
-            Routes routes = routes(features(accounts, market, signatures, conversion, loans, maxWithdrawal, leverage, deltaNeutral, switches));
+            Routes routes = routes(features(accounts, market, signatures, conversion, loans, maxWithdrawal, leverage, deltaNeutral, switches, spot));
             RequestPipeline pipeline = new RequestPipeline(routes, new Authenticator(keys, accounts, signatures, config.timestampWindow()),
                     accounts, limiter, clock, config.maxBodyBytes(), metrics);
-            Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions);
+            Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions, spot);
             AdminRoutes admin = new AdminRoutes(provisioning, keys, config.adminToken(), clock, metrics,
                     config.adminMaxBodyBytes(), config.seedMaxBytes(), new SandboxControls(config.sandbox(), clock, jobs, db));
             changes.start(); // every subscriber is registered by now
@@ -177,15 +180,15 @@ public final class App implements AutoCloseable {
     /** Every feature of the API; a new feature is one entry here plus its catalog rows. */
     static List<Routes.Feature> features(AccountService accounts, MarketService market, Clock signatures, SmallAssetConversion conversion,
                                          LoanService loans, MaxWithdrawal maxWithdrawal, LeverageService leverage, DeltaNeutral deltaNeutral,
-                                         AccountSwitchService switches) {
+                                         AccountSwitchService switches, SpotRecords spot) {
         return List.of(new AccountRoutes(accounts), new SubAccountRoutes(accounts), new MarketRoutes(market, signatures),
                 new ConvertRoutes(conversion), new LoanRoutes(loans), new RiskRoutes(maxWithdrawal, deltaNeutral),
-                new LeverageRoutes(leverage), new AccountSwitchRoutes(switches));
+                new LeverageRoutes(leverage), new AccountSwitchRoutes(switches), new SpotRoutes(spot));
     }
 
     /** Which rows have handlers, without starting anything (for the inventory). */
     public static Routes productionRoutes() {
-        return routes(features(null, null, null, null, null, null, null, null, null));
+        return routes(features(null, null, null, null, null, null, null, null, null, null));
     }
 
     /** The production routing: every feature registers its rows. */

@@ -69,6 +69,9 @@ final class AdminHttp {
     /** A body of an admin call other than a seed: JSON, or YAML when the Content-Type says so. */
     <T> T read(ServerRequest req, Class<T> type) throws IOException { return read(req, type, maxBodyBytes); }
 
+    /** A record feed's batch (issue 9): the operator's own data, capped like a seed. */
+    <T> T readLarge(ServerRequest req, Class<T> type) throws IOException { return read(req, type, seedMaxBytes); }
+
     /** A seed document: the operator's own file, so it may be far larger than other admin bodies (D28). */
     SeedFile readSeed(ServerRequest req) throws IOException { return read(req, SeedFile.class, seedMaxBytes); }
 

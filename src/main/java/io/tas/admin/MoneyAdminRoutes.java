@@ -8,6 +8,8 @@ import io.tas.admin.SeedFile.SeedLoanTerms;
 import io.tas.admin.SeedFile.SeedPosition;
 
 import io.tas.http.Json;
+import io.tas.spot.RecordInputs.FillBatch;
+import io.tas.spot.RecordInputs.WithdrawalBatch;
 import io.tas.position.Position;
 import io.tas.position.PositionMath;
 
@@ -37,6 +39,10 @@ final class MoneyAdminRoutes {
         r.post("/admin/v1/positions", http.guarded(req -> view(p.openPosition(http.read(req, SeedPosition.class)))));
         r.post("/admin/v1/positions/{id}/fill", http.guarded(req -> view(p.fill(longParam(req, "id"), http.read(req, FillSpec.class)))));
         r.post("/admin/v1/positions/{id}/close", http.guarded(req -> view(p.close(longParam(req, "id"), http.read(req, FillSpec.class)))));
+        // Issue 9 batch ingestion: {"uid": ..., "records": [...]}, up to 10,000 records, all or nothing. A feed's
+        // batch may exceed the 1 MB cap of other admin bodies, so it has the seed cap (D28).
+        r.post("/admin/v1/records/fills", http.guarded(req -> p.ingestFills(http.readLarge(req, FillBatch.class))));
+        r.post("/admin/v1/records/withdrawals", http.guarded(req -> p.ingestWithdrawals(http.readLarge(req, WithdrawalBatch.class))));
         r.get("/admin/v1/accounts/{uid}/positions", http.guarded(req -> p.positions(longParam(req, "uid")).stream().map(v -> {
             Map<String, Object> m = view(v.position());
             m.put("markPrice", Json.plain(v.markPrice()));

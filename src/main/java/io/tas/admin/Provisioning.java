@@ -37,6 +37,13 @@ import io.tas.error.ErrorCode;
 import io.tas.market.MarketService;
 import io.tas.market.Ticker;
 import io.tas.ratelimit.RateLimiter;
+import io.tas.spot.RecordInputs.FillBatch;
+import io.tas.spot.RecordInputs.FillInput;
+import io.tas.spot.RecordInputs.Generate;
+import io.tas.spot.RecordInputs.WithdrawalBatch;
+import io.tas.spot.RecordInputs.WithdrawalInput;
+import io.tas.spot.SpotDemoData;
+import io.tas.spot.SpotRecords;
 import io.tas.store.Database;
 
 import java.math.BigDecimal;
@@ -44,6 +51,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -60,9 +68,10 @@ public final class Provisioning {
     private final Ledger ledger;
     private final LoanService loans;
     private final PositionService positions;
+    private final SpotRecords spot;
 
     public Provisioning(Database db, Clock clock, AccountService accounts, ApiKeyService keys, MarketService market,
-                        RateLimiter limiter, Ledger ledger, LoanService loans, PositionService positions) {
+                        RateLimiter limiter, Ledger ledger, LoanService loans, PositionService positions, SpotRecords spot) {
         this.db = db;
         this.clock = clock;
         this.accounts = accounts;
@@ -72,6 +81,7 @@ public final class Provisioning {
         this.ledger = ledger;
         this.loans = loans;
         this.positions = positions;
+        this.spot = spot;
     }
 
     /** What a seed created: accounts, and each key with its secret (shown this once). */
@@ -129,6 +139,38 @@ public final class Provisioning {
             openPosition(new SeedPosition(a.uid(), pos.category(), pos.symbol(), pos.holdSide(), pos.marginMode(),
                     pos.leverage(), pos.size(), pos.price(), pos.fee()));
         }
+        seedSpotRecords(a.uid(), spec);
+    }
+
+    /** A seed's fills and withdrawals, listed and generated, in batches of the admin API's size (same checks). */
+    private void seedSpotRecords(long uid, SeedAccount spec) {
+        List<FillInput> fills = new ArrayList<>(spec.fills());
+        List<WithdrawalInput> withdrawals = new ArrayList<>(spec.withdrawals());
+        Generate g = spec.generate();
+        if (g != null) {
+            if (g.fills() != null) fills.addAll(SpotDemoData.fills(count("generate.fills", g.fills())));
+            if (g.withdrawals() != null) withdrawals.addAll(SpotDemoData.withdrawals(count("generate.withdrawals", g.withdrawals())));
+        }
+        for (int i = 0; i < fills.size(); i += SpotRecords.MAX_BATCH) {
+            spot.ingestFills(uid, fills.subList(i, Math.min(fills.size(), i + SpotRecords.MAX_BATCH)));
+        }
+        for (int i = 0; i < withdrawals.size(); i += SpotRecords.MAX_BATCH) {
+            spot.ingestWithdrawals(uid, withdrawals.subList(i, Math.min(withdrawals.size(), i + SpotRecords.MAX_BATCH)));
+        }
+    }
+
+    private static int count(String name, int n) {
+        if (n < 0 || n > 1_000_000) throw new ApiException(ErrorCode.PARAM_ERROR, name);
+        return n;
+    }
+
+    /** The admin batch call: {"uid": ..., "records": [...]}; all or nothing (SpotRecords). */
+    public Map<String, Object> ingestFills(FillBatch b) {
+        return Map.of("uid", Long.toString(require(b.uid(), "uid")), "stored", spot.ingestFills(b.uid(), b.records()));
+    }
+
+    public Map<String, Object> ingestWithdrawals(WithdrawalBatch b) {
+        return Map.of("uid", Long.toString(require(b.uid(), "uid")), "stored", spot.ingestWithdrawals(b.uid(), b.records()));
     }
 
     public Account createAccount(SeedAccount a, Long parentUid) {

@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.tas.account.AccountEnums.*;
+import io.tas.spot.RecordInputs.FillInput;
+import io.tas.spot.RecordInputs.Generate;
+import io.tas.spot.RecordInputs.WithdrawalInput;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -78,8 +81,21 @@ public record SeedFile(List<SeedInstrument> instruments, List<SeedTicker> ticker
                               AccountStatus status, String note, String inviterId, String channelCode,
                               String channel, Boolean realityAllowed, Long createdTime, SeedSettings settings,
                               List<SeedAccount> subAccounts, List<SeedKey> apiKeys, List<SeedBalance> balances,
-                              List<SeedPosition> positions) {
+                              List<SeedPosition> positions,
+                              List<FillInput> fills, List<WithdrawalInput> withdrawals, Generate generate) {
+        /** The fields before issue 9 (callers that build an account in code). */
+        public SeedAccount(Long uid, String username, AccountKind accountMode, AccountType type, AccountStatus status, String note,
+                           String inviterId, String channelCode, String channel, Boolean realityAllowed, Long createdTime,
+                           SeedSettings settings, List<SeedAccount> subAccounts, List<SeedKey> apiKeys, List<SeedBalance> balances,
+                           List<SeedPosition> positions) {
+            this(uid, username, accountMode, type, status, note, inviterId, channelCode, channel, realityAllowed, createdTime, settings,
+                    subAccounts, apiKeys, balances, positions, null, null, null);
+        }
+
         public List<SeedAccount> subAccounts() { return subAccounts == null ? List.of() : subAccounts; }
+        /** Spot fills and withdrawal records (§2.17, §2.18; classic accounts only), as the admin batch calls take them. */
+        public List<FillInput> fills() { return fills == null ? List.of() : fills; }
+        public List<WithdrawalInput> withdrawals() { return withdrawals == null ? List.of() : withdrawals; }
         public List<SeedKey> apiKeys() { return apiKeys == null ? List.of() : apiKeys; }
         public List<SeedBalance> balances() { return balances == null ? List.of() : balances; }
         public List<SeedPosition> positions() { return positions == null ? List.of() : positions; }

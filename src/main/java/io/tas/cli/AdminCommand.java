@@ -22,7 +22,7 @@ import java.util.concurrent.Callable;
                 AdminCommand.SetInstrument.class, AdminCommand.LoanTerms.class, AdminCommand.Deposit.class,
                 AdminCommand.Adjust.class, AdminCommand.Borrow.class, AdminCommand.OpenPosition.class,
                 AdminCommand.Balances.class, AdminCommand.LedgerCheck.class, AdminCommand.ClockAdvance.class,
-                AdminCommand.RunDue.class})
+                AdminCommand.RunDue.class, AdminCommand.IngestFills.class, AdminCommand.IngestWithdrawals.class})
 public final class AdminCommand {
     @Spec CommandSpec spec;
     @Option(names = "--admin-url", defaultValue = "${env:TAS_ADMIN_URL:-http://127.0.0.1:8081}") String adminUrl;
@@ -153,4 +153,23 @@ public final class AdminCommand {
         @ParentCommand AdminCommand admin;
         public Integer call() throws Exception { return admin.send("POST", "/admin/v1/jobs/run-due", "application/json", null); }
     }
+
+    /** A subcommand that sends a file of records (a JSON array) as one batch for --uid. */
+    abstract static class Ingest implements Callable<Integer> {
+        @ParentCommand AdminCommand admin;
+        @Option(names = "--uid", required = true, description = "the classic account the records belong to") long uid;
+        @Parameters(description = "a JSON array of records (at most 10,000), fields as in §2.17 / §2.18 plus optional \"ago\"") Path file;
+        abstract String path();
+        public Integer call() throws Exception {
+            String records = Files.readString(file).strip();
+            if (!records.startsWith("[")) throw new picocli.CommandLine.ParameterException(admin.spec.commandLine(), "the file must hold a JSON array of records");
+            return admin.send("POST", path(), "application/json", "{\"uid\":" + uid + ",\"records\":" + records + "}");
+        }
+    }
+
+    @Command(name = "ingest-fills", description = "Store spot fills (§2.17) of a classic account, all or nothing: --uid UID FILE.json.")
+    static final class IngestFills extends Ingest { String path() { return "/admin/v1/records/fills"; } }
+
+    @Command(name = "ingest-withdrawals", description = "Store withdrawal records (§2.18) of a classic account, all or nothing: --uid UID FILE.json.")
+    static final class IngestWithdrawals extends Ingest { String path() { return "/admin/v1/records/withdrawals"; } }
 }

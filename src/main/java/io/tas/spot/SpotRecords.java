@@ -1,0 +1,298 @@
+package io.tas.spot;
+
+import io.tas.account.Account;
+import io.tas.account.AccountEnums.AccountKind;
+import io.tas.account.AccountService;
+import io.tas.error.ApiException;
+import io.tas.error.ErrorCode;
+import io.tas.ledger.Ledger;
+import io.tas.ledger.LedgerTypes;
+import io.tas.spot.RecordInputs.FeeInput;
+import io.tas.spot.RecordInputs.FillInput;
+import io.tas.spot.RecordInputs.WithdrawalInput;
+import io.tas.store.Database;
+import io.tas.store.IdGenerator;
+
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.IntStream;
+
+/**
+ * Spot fills (§2.17) and withdrawal records (§2.18) of classic accounts: ingestion for the admin API, the CLI and
+ * seeds, and the two §4.5 reads. A batch is all or nothing: the first invalid record is refused (40019, 40020,
+ * 40808 or 40017, naming records[i] and the field) and nothing of the batch is stored.
+ */
+public final class SpotRecords {
+    /** Records per ingest call: 10k fills are ~3.5 MB of JSON and one JDBC batch. */
+    public static final int MAX_BATCH = 10_000;
+    static final Duration RETENTION = Duration.ofDays(90); // §4.5.1 / §8: only 90 days of fills are returned
+    static final Duration MAX_RANGE = Duration.ofDays(90); // §4.5.1: endTime - startTime at most 90 days
+
+    private static final Set<String> ORDER_TYPES = Set.of("limit", "market");
+    private static final Set<String> SIDES = Set.of("buy", "sell");
+    private static final Set<String> SCOPES = Set.of("taker", "maker"); // §2.17 tradeScope
+    private static final Set<String> DEDUCTIONS = Set.of("yes", "no");
+    private static final Set<String> DESTS = Set.of("on_chain", "internal_transfer"); // §2.18 dest
+    private static final Set<String> STATUSES = Set.of("pending", "fail", "success"); // §2.18 status
+
+    private final Database db;
+    private final Clock clock;
+    private final IdGenerator ids;
+    private final AccountService accounts;
+    private final SpotStore store = new SpotStore();
+
+    public SpotRecords(Database db, Clock clock, IdGenerator ids, AccountService accounts) {
+        this.db = db;
+        this.clock = clock;
+        this.ids = ids;
+        this.accounts = accounts;
+    }
+
+    // --- ingestion
+
+    /** Checks every record, mints missing IDs in cTime order, and stores the batch in one transaction; returns the count. */
+    public int ingestFills(Long uid, List<FillInput> records) {
+        long owner = classicAccount(uid);
+        checkSize(records);
+        long now = clock.millis();
+        List<SpotFill> rows = new ArrayList<>(records.size());
+        for (int i = 0; i < records.size(); i++) rows.add(fill(owner, i, records.get(i), now));
+        for (int i : byTime(rows, SpotFill::cTime)) {
+            SpotFill f = rows.get(i);
+            if (f.tradeId() != 0 && f.orderId() != 0) continue;
+            long tradeId = f.tradeId() != 0 ? f.tradeId() : ids.next();
+            long orderId = f.orderId() != 0 ? f.orderId() : ids.next(); // an absent orderId: the fill is its own order
+            rows.set(i, new SpotFill(f.uid(), tradeId, orderId, f.symbol(), f.orderType(), f.side(), f.priceAvg(), f.size(), f.amount(),
+                    f.tradeScope(), f.deduction(), f.feeCoin(), f.totalDeductionFee(), f.totalFee(), f.cTime(), f.uTime()));
+        }
+        List<Long> given = givenIds(records.stream().map(FillInput::tradeId).toList(), "tradeId");
+        List<SpotFill> stored = rows;
+        db.tx(dsl -> {
+            List<Long> taken = store.existingTradeIds(dsl, owner, given);
+            if (!taken.isEmpty()) throw duplicate(records.stream().map(FillInput::tradeId).toList(), taken, "tradeId");
+            store.insertFills(dsl, stored);
+            return null;
+        });
+        return rows.size();
+    }
+
+    public int ingestWithdrawals(Long uid, List<WithdrawalInput> records) {
+        long owner = classicAccount(uid);
+        checkSize(records);
+        long now = clock.millis();
+        List<Withdrawal> rows = new ArrayList<>(records.size());
+        for (int i = 0; i < records.size(); i++) rows.add(withdrawal(owner, i, records.get(i), now));
+        for (int i : byTime(rows, Withdrawal::cTime)) {
+            Withdrawal w = rows.get(i);
+            if (w.orderId() != 0) continue;
+            rows.set(i, new Withdrawal(w.uid(), ids.next(), w.tradeId(), w.coin(), w.clientOid(), w.type(), w.dest(), w.size(), w.fee(),
+                    w.status(), w.fromAddress(), w.toAddress(), w.chain(), w.confirm(), w.tag(), w.cTime(), w.uTime()));
+        }
+        List<Long> given = givenIds(records.stream().map(WithdrawalInput::orderId).toList(), "orderId");
+        List<Withdrawal> stored = rows;
+        db.tx(dsl -> {
+            List<Long> taken = store.existingWithdrawalIds(dsl, owner, given);
+            if (!taken.isEmpty()) throw duplicate(records.stream().map(WithdrawalInput::orderId).toList(), taken, "orderId");
+            store.insertWithdrawals(dsl, stored);
+            return null;
+        });
+        return rows.size();
+    }
+
+    /** These rows are served by v2 (classic) endpoints only (issue 9): a unified account's records would never be readable. */
+    private long classicAccount(Long uid) {
+        if (uid == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "uid");
+        Account a = accounts.find(uid).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "uid"));
+        if (a.kind() != AccountKind.CLASSIC) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED,
+                    "uid " + uid + " is a " + a.kind() + " account; fills and withdrawals are served to CLASSIC accounts only");
+        }
+        return uid;
+    }
+
+    private static void checkSize(List<?> records) {
+        if (records == null || records.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, "records");
+        if (records.size() > MAX_BATCH) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "at most " + MAX_BATCH + " records per call, got " + records.size());
+        }
+    }
+
+    /**
+     * Indices in cTime order (stable): missing IDs (0 here) are minted in that order, so a feed's records page
+     * newest-first in the order they happened; a later call's records get later IDs (IdGenerator is time-ordered).
+     */
+    private static <T> int[] byTime(List<T> rows, java.util.function.ToLongFunction<T> cTime) {
+        return IntStream.range(0, rows.size()).boxed().sorted(Comparator.comparingLong(i -> cTime.applyAsLong(rows.get(i))))
+                .mapToInt(Integer::intValue).toArray();
+    }
+
+    /** The feed's own IDs: positive and unique within the batch. */
+    private static List<Long> givenIds(List<Long> values, String field) {
+        Set<Long> seen = new HashSet<>();
+        List<Long> out = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            Long v = values.get(i);
+            if (v == null) continue;
+            if (!seen.add(v)) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "records[" + i + "]." + field + " " + v + " appears twice in the batch");
+            out.add(v);
+        }
+        return out;
+    }
+
+    private static ApiException duplicate(List<Long> values, List<Long> taken, String field) {
+        Set<Long> t = new HashSet<>(taken);
+        for (int i = 0; i < values.size(); i++) {
+            if (values.get(i) != null && t.contains(values.get(i))) {
+                return new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "records[" + i + "]." + field + " " + values.get(i) + " already exists");
+            }
+        }
+        return new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, field + " already exists");
+    }
+
+    private static SpotFill fill(long uid, int i, FillInput r, long now) {
+        String p = "records[" + i + "].";
+        if (r == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "records[" + i + "]");
+        long tradeId = id(p + "tradeId", r.tradeId());
+        long orderId = id(p + "orderId", r.orderId());
+        String symbol = text(p + "symbol", r.symbol(), "[A-Za-z0-9_.-]{1,32}");
+        String orderType = oneOf(p + "orderType", r.orderType() == null ? "limit" : r.orderType(), ORDER_TYPES);
+        String side = oneOf(p + "side", r.side(), SIDES);
+        BigDecimal price = positive(p + "priceAvg", r.priceAvg());
+        BigDecimal size = positive(p + "size", r.size());
+        // §2.17 amount is the total trading amount: priceAvg x size exactly (issue 9's consistency rule).
+        BigDecimal product = price.multiply(size);
+        BigDecimal amount = r.amount() == null ? product : Ledger.checkAmount(p + "amount", r.amount());
+        if (amount.compareTo(product) != 0) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, p + "amount " + amount.toPlainString() + " is not priceAvg x size = " + product.toPlainString());
+        }
+        Ledger.checkAmount(p + "amount", product);
+        String scope = oneOf(p + "tradeScope", r.tradeScope() == null ? "taker" : r.tradeScope(), SCOPES);
+        FeeInput fee = r.feeDetail();
+        if (fee == null) throw new ApiException(ErrorCode.PARAM_EMPTY, p + "feeDetail");
+        String deduction = oneOf(p + "feeDetail.deduction", fee.deduction() == null ? "no" : fee.deduction(), DEDUCTIONS);
+        String feeCoin = coin(p + "feeDetail.feeCoin", fee.feeCoin());
+        BigDecimal deducted = fee.totalDeductionFee() == null ? BigDecimal.ZERO : Ledger.checkAmount(p + "feeDetail.totalDeductionFee", fee.totalDeductionFee());
+        BigDecimal total = fee.totalFee() == null ? BigDecimal.ZERO : Ledger.checkAmount(p + "feeDetail.totalFee", fee.totalFee());
+        long[] t = times(p, r.cTime(), r.uTime(), r.ago(), now);
+        return new SpotFill(uid, tradeId, orderId, symbol, orderType, side, price, size, amount, scope, deduction, feeCoin,
+                deducted, total, t[0], t[1]);
+    }
+
+    private static Withdrawal withdrawal(long uid, int i, WithdrawalInput r, long now) {
+        String p = "records[" + i + "].";
+        if (r == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "records[" + i + "]");
+        long orderId = id(p + "orderId", r.orderId());
+        String coin = coin(p + "coin", r.coin());
+        String type = oneOf(p + "type", r.type() == null ? "withdraw" : r.type(), Set.of("withdraw")); // §2.18: fixed value
+        String dest = oneOf(p + "dest", r.dest() == null ? "on_chain" : r.dest(), DESTS);
+        BigDecimal size = positive(p + "size", r.size());
+        BigDecimal fee = r.fee() == null ? BigDecimal.ZERO : Ledger.checkAmount(p + "fee", r.fee());
+        if (fee.signum() < 0) throw new ApiException(ErrorCode.PARAM_ERROR, p + "fee");
+        String status = oneOf(p + "status", r.status() == null ? "success" : r.status(), STATUSES);
+        String confirm = r.confirm() == null ? "0" : text(p + "confirm", r.confirm(), "\\d{1,16}");
+        long[] t = times(p, r.cTime(), r.uTime(), r.ago(), now);
+        return new Withdrawal(uid, orderId, optional(p + "tradeId", r.tradeId(), 128), coin, optional(p + "clientOid", r.clientOid(), 64),
+                type, dest, size, fee, status, optional(p + "fromAddress", r.fromAddress(), 128), optional(p + "toAddress", r.toAddress(), 128),
+                optional(p + "chain", r.chain(), 32), confirm, optional(p + "tag", r.tag(), 64), t[0], t[1]);
+    }
+
+    /** cTime (or now - ago, or now) and uTime (default cTime); cTime <= uTime. */
+    private static long[] times(String p, Long cTime, Long uTime, String ago, long now) {
+        if (cTime != null && ago != null) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, p + "cTime and " + p + "ago are exclusive");
+        long c;
+        if (cTime != null) {
+            if (cTime < 0) throw new ApiException(ErrorCode.PARAM_ERROR, p + "cTime");
+            c = cTime;
+        } else if (ago != null) {
+            Duration d;
+            try {
+                d = Duration.parse(ago);
+            } catch (RuntimeException e) {
+                throw new ApiException(ErrorCode.PARAM_ERROR, p + "ago");
+            }
+            if (d.isNegative() || d.toMillis() > now) throw new ApiException(ErrorCode.PARAM_ERROR, p + "ago");
+            c = now - d.toMillis();
+        } else {
+            c = now;
+        }
+        long u = uTime == null ? c : uTime;
+        if (u < c) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, p + "uTime " + u + " is before cTime " + c);
+        return new long[]{c, u};
+    }
+
+    /** A given ID must be positive; absent is 0 (minted later). */
+    private static long id(String name, Long v) {
+        if (v == null) return 0;
+        if (v <= 0) throw new ApiException(ErrorCode.PARAM_ERROR, name);
+        return v;
+    }
+
+    private static String text(String name, String v, String pattern) {
+        if (v == null || v.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, name);
+        if (!v.matches(pattern)) throw new ApiException(ErrorCode.PARAM_ERROR, name);
+        return v;
+    }
+
+    private static String optional(String name, String v, int max) {
+        if (v == null) return "";
+        if (v.length() > max) throw new ApiException(ErrorCode.PARAM_VERIFICATION_EXCEPTION, name + " is longer than " + max + " characters");
+        return v;
+    }
+
+    private static String oneOf(String name, String v, Set<String> allowed) {
+        if (v == null || v.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, name);
+        if (!allowed.contains(v)) throw new ApiException(ErrorCode.PARAM_ERROR, name);
+        return v;
+    }
+
+    private static String coin(String name, String v) {
+        if (v == null || v.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, name);
+        if (!LedgerTypes.isCoin(v)) throw new ApiException(ErrorCode.PARAM_ERROR, name);
+        return v;
+    }
+
+    private static BigDecimal positive(String name, BigDecimal v) {
+        Ledger.checkAmount(name, v);
+        if (v.signum() <= 0) throw new ApiException(ErrorCode.PARAM_ERROR, name);
+        return v;
+    }
+
+    // --- reads
+
+    /** §4.5.1 query: every parameter optional; limit already bounded by the caller (default 100, max 100). */
+    public record FillQuery(String symbol, Long orderId, Long startTime, Long endTime, int limit, Long idLessThan) {}
+
+    /** §4.5.2 query: startTime and endTime required (checked by the caller); limit default 20, max 100. */
+    public record WithdrawalQuery(String coin, String clientOid, Long orderId, long startTime, long endTime, int limit, Long idLessThan) {}
+
+    /**
+     * §4.5.1 / §8: only the last 90 days of fills exist for the reader (an older startTime is clamped, not refused),
+     * and a given interval is at most 90 days. Without endTime the window ends now; without startTime it starts
+     * 90 days before its end.
+     */
+    public List<SpotFill> fills(long uid, FillQuery q) {
+        long now = clock.millis();
+        long retention = now - RETENTION.toMillis();
+        if (q.startTime() != null && q.endTime() != null) {
+            if (q.startTime() > q.endTime()) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "startTime is after endTime");
+            if (q.endTime() - q.startTime() > MAX_RANGE.toMillis()) {
+                throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "endTime - startTime exceeds 90 days");
+            }
+        }
+        long end = q.endTime() != null ? q.endTime() : Long.MAX_VALUE; // a fill stamped in the future is still data
+        long start = Math.max(retention, q.startTime() != null ? q.startTime() : (q.endTime() != null ? q.endTime() - MAX_RANGE.toMillis() : retention));
+        if (start > end) return List.of();
+        return db.read(dsl -> store.fills(dsl, uid, q.symbol(), q.orderId(), start, end, q.idLessThan(), q.limit()));
+    }
+
+    public List<Withdrawal> withdrawals(long uid, WithdrawalQuery q) {
+        if (q.startTime() > q.endTime()) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "startTime is after endTime");
+        return db.read(dsl -> store.withdrawals(dsl, uid, q.coin(), q.clientOid(), q.orderId(), q.startTime(), q.endTime(), q.idLessThan(), q.limit()));
+    }
+}

@@ -1,0 +1,54 @@
+package io.tas.spot;
+
+import io.tas.http.ApiRequest;
+import io.tas.http.Endpoint;
+import io.tas.http.Json;
+import io.tas.http.Params;
+import io.tas.http.Routes;
+import io.tas.spot.SpotRecords.FillQuery;
+import io.tas.spot.SpotRecords.WithdrawalQuery;
+
+import java.util.List;
+
+/** §4.5 spot fills and withdrawal records (classic accounts: the catalog's CLASSIC family answers 40085 to a unified key). */
+public final class SpotRoutes implements Routes.Feature {
+    private final SpotRecords records;
+
+    public SpotRoutes(SpotRecords records) { this.records = records; }
+
+    @Override
+    public void register(Routes routes) {
+        routes.bind(Endpoint.SPOT_FILLS, this::fills);
+        routes.bind(Endpoint.WITHDRAWAL_RECORDS, this::withdrawals);
+    }
+
+    /** §2.17: every field a string, feeDetail an object, times in milliseconds. */
+    public record FillView(String userId, String symbol, String orderId, String tradeId, String orderType, String side, String priceAvg,
+                           String size, String amount, String tradeScope, FeeDetailView feeDetail, String cTime, String uTime) {}
+
+    public record FeeDetailView(String deduction, String feeCoin, String totalDeductionFee, String totalFee) {}
+
+    /** §2.18: every field a string. */
+    public record WithdrawalView(String orderId, String tradeId, String coin, String clientOid, String type, String dest, String size,
+                                 String fee, String status, String fromAddress, String toAddress, String chain, String confirm,
+                                 String tag, String cTime, String uTime) {}
+
+    private List<FillView> fills(ApiRequest r) {
+        Params p = r.params();
+        var q = new FillQuery(p.get("symbol"), p.id("orderId"), p.millis("startTime"), p.millis("endTime"),
+                p.intInRange("limit", 100, 1, 100), p.id("idLessThan"));
+        return records.fills(r.uid(), q).stream().map(f -> new FillView(Long.toString(f.uid()), f.symbol(), Long.toString(f.orderId()),
+                Long.toString(f.tradeId()), f.orderType(), f.side(), Json.plain(f.priceAvg()), Json.plain(f.size()), Json.plain(f.amount()),
+                f.tradeScope(), new FeeDetailView(f.deduction(), f.feeCoin(), Json.plain(f.totalDeductionFee()), Json.plain(f.totalFee())),
+                Long.toString(f.cTime()), Long.toString(f.uTime()))).toList();
+    }
+
+    private List<WithdrawalView> withdrawals(ApiRequest r) {
+        Params p = r.params().require("startTime", "endTime"); // §4.5.2: both required
+        var q = new WithdrawalQuery(p.get("coin"), p.get("clientOid"), p.id("orderId"), p.millis("startTime"), p.millis("endTime"),
+                p.intInRange("limit", 20, 1, 100), p.id("idLessThan"));
+        return records.withdrawals(r.uid(), q).stream().map(w -> new WithdrawalView(Long.toString(w.orderId()), w.tradeId(), w.coin(),
+                w.clientOid(), w.type(), w.dest(), Json.plain(w.size()), Json.plain(w.fee()), w.status(), w.fromAddress(), w.toAddress(),
+                w.chain(), w.confirm(), w.tag(), Long.toString(w.cTime()), Long.toString(w.uTime()))).toList();
+    }
+}

@@ -1,0 +1,79 @@
+package io.tas.spot;
+
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+
+import java.util.List;
+
+import static io.tas.store.generated.Tables.SPOT_FILL;
+import static io.tas.store.generated.Tables.WITHDRAWAL_RECORD;
+
+/** SQL of fills and withdrawal records. */
+final class SpotStore {
+
+    /** One prepared statement per table executed as a JDBC batch (as LedgerStore): one round trip per call on PostgreSQL. */
+    void insertFills(DSLContext dsl, List<SpotFill> fills) {
+        if (fills.isEmpty()) return;
+        var batch = dsl.batch(dsl.insertInto(SPOT_FILL, SPOT_FILL.UID, SPOT_FILL.TRADE_ID, SPOT_FILL.ORDER_ID, SPOT_FILL.SYMBOL,
+                SPOT_FILL.ORDER_TYPE, SPOT_FILL.SIDE, SPOT_FILL.PRICE_AVG, SPOT_FILL.SIZE, SPOT_FILL.AMOUNT, SPOT_FILL.TRADE_SCOPE,
+                SPOT_FILL.DEDUCTION, SPOT_FILL.FEE_COIN, SPOT_FILL.TOTAL_DEDUCTION_FEE, SPOT_FILL.TOTAL_FEE, SPOT_FILL.C_TIME,
+                SPOT_FILL.U_TIME).values((Long) null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
+        for (SpotFill f : fills) {
+            batch.bind(f.uid(), f.tradeId(), f.orderId(), f.symbol(), f.orderType(), f.side(), f.priceAvg(), f.size(), f.amount(),
+                    f.tradeScope(), f.deduction(), f.feeCoin(), f.totalDeductionFee(), f.totalFee(), f.cTime(), f.uTime());
+        }
+        batch.execute();
+    }
+
+    void insertWithdrawals(DSLContext dsl, List<Withdrawal> rows) {
+        if (rows.isEmpty()) return;
+        var w = WITHDRAWAL_RECORD;
+        var batch = dsl.batch(dsl.insertInto(w, w.UID, w.ORDER_ID, w.TRADE_ID, w.COIN, w.CLIENT_OID, w.RECORD_TYPE, w.DEST, w.SIZE, w.FEE,
+                w.STATUS, w.FROM_ADDRESS, w.TO_ADDRESS, w.CHAIN, w.CONFIRM, w.TAG, w.C_TIME, w.U_TIME)
+                .values((Long) null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
+        for (Withdrawal r : rows) {
+            batch.bind(r.uid(), r.orderId(), r.tradeId(), r.coin(), r.clientOid(), r.type(), r.dest(), r.size(), r.fee(), r.status(),
+                    r.fromAddress(), r.toAddress(), r.chain(), r.confirm(), r.tag(), r.cTime(), r.uTime());
+        }
+        batch.execute();
+    }
+
+    /** Which of the given trade IDs the account already has (a feed's own IDs must not collide). */
+    List<Long> existingTradeIds(DSLContext dsl, long uid, List<Long> ids) {
+        if (ids.isEmpty()) return List.of();
+        return dsl.select(SPOT_FILL.TRADE_ID).from(SPOT_FILL).where(SPOT_FILL.UID.eq(uid).and(SPOT_FILL.TRADE_ID.in(ids))).fetch(SPOT_FILL.TRADE_ID);
+    }
+
+    List<Long> existingWithdrawalIds(DSLContext dsl, long uid, List<Long> ids) {
+        if (ids.isEmpty()) return List.of();
+        return dsl.select(WITHDRAWAL_RECORD.ORDER_ID).from(WITHDRAWAL_RECORD)
+                .where(WITHDRAWAL_RECORD.UID.eq(uid).and(WITHDRAWAL_RECORD.ORDER_ID.in(ids))).fetch(WITHDRAWAL_RECORD.ORDER_ID);
+    }
+
+    /** §4.5.1: newest tradeId first, strictly below the cursor, inside [from, to] on cTime. */
+    List<SpotFill> fills(DSLContext dsl, long uid, String symbol, Long orderId, long from, long to, Long idLessThan, int limit) {
+        Condition where = SPOT_FILL.UID.eq(uid).and(SPOT_FILL.C_TIME.between(from, to));
+        if (symbol != null) where = where.and(SPOT_FILL.SYMBOL.eq(symbol));
+        if (orderId != null) where = where.and(SPOT_FILL.ORDER_ID.eq(orderId));
+        if (idLessThan != null) where = where.and(SPOT_FILL.TRADE_ID.lt(idLessThan));
+        return dsl.selectFrom(SPOT_FILL).where(where).orderBy(SPOT_FILL.TRADE_ID.desc()).limit(limit)
+                .fetch(r -> new SpotFill(r.getUid(), r.getTradeId(), r.getOrderId(), r.getSymbol(), r.getOrderType(), r.getSide(),
+                        r.getPriceAvg(), r.getSize(), r.getAmount(), r.getTradeScope(), r.getDeduction(), r.getFeeCoin(),
+                        r.getTotalDeductionFee(), r.getTotalFee(), r.getCTime(), r.getUTime()));
+    }
+
+    /** §4.5.2: newest orderId first, strictly below the cursor, inside [from, to] on cTime. */
+    List<Withdrawal> withdrawals(DSLContext dsl, long uid, String coin, String clientOid, Long orderId, long from, long to,
+                                 Long idLessThan, int limit) {
+        var w = WITHDRAWAL_RECORD;
+        Condition where = w.UID.eq(uid).and(w.C_TIME.between(from, to));
+        if (coin != null) where = where.and(w.COIN.eq(coin));
+        if (clientOid != null) where = where.and(w.CLIENT_OID.eq(clientOid));
+        if (orderId != null) where = where.and(w.ORDER_ID.eq(orderId));
+        if (idLessThan != null) where = where.and(w.ORDER_ID.lt(idLessThan));
+        return dsl.selectFrom(w).where(where).orderBy(w.ORDER_ID.desc()).limit(limit)
+                .fetch(r -> new Withdrawal(r.getUid(), r.getOrderId(), r.getTradeId(), r.getCoin(), r.getClientOid(), r.getRecordType(),
+                        r.getDest(), r.getSize(), r.getFee(), r.getStatus(), r.getFromAddress(), r.getToAddress(), r.getChain(),
+                        r.getConfirm(), r.getTag(), r.getCTime(), r.getUTime()));
+    }
+}
