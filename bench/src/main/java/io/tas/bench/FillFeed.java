@@ -53,6 +53,8 @@ final class FillFeed {
         double maxSeconds = a.dbl("max-seconds", 300);
         String resultFile = a.str("result-file", null);
         String label = a.str("label", "ingest-fills");
+        long serverPid = a.lng("server-pid", -1);
+        String auxName = a.str("aux-cpu-process", null);
         a.done();
         if (count < 1 || count > 20_000_000) throw new IllegalArgumentException("--count must be 1..20000000");
         if (batch < 1 || batch > 100_000) throw new IllegalArgumentException("--batch must be 1..100000");
@@ -76,6 +78,7 @@ final class FillFeed {
         List<Histogram> hists = new ArrayList<>();
         System.out.printf(Locale.ROOT, "[%s] POST %s: %d fills of uid %d, %d per call, %d calls in flight, cTime %d..%d%n",
                 label, uri, count, uid, batch, concurrency, start, end);
+        CpuSample cpuBefore = CpuSample.take(serverPid, auxName);
         long t0 = System.nanoTime();
         ExecutorService pool = Executors.newFixedThreadPool(concurrency);
         List<Future<String>> workers = new ArrayList<>();
@@ -126,6 +129,7 @@ final class FillFeed {
         }
         pool.shutdownNow();
         double seconds = (System.nanoTime() - t0) / 1e9;
+        CpuSample cpuAfter = CpuSample.take(serverPid, auxName);
         Histogram all = Measurement.histogram();
         hists.forEach(all::add);
 
@@ -143,11 +147,15 @@ final class FillFeed {
         r.put("call_p99_ms", ms(all.getValueAtPercentile(99)));
         r.put("call_max_ms", ms(all.getMaxValue()));
         r.put("errors", Integer.toString(failures.size()));
+        Measurement.cpu(r, cpuBefore, cpuAfter);
         StringBuilder out = new StringBuilder();
         r.forEach((k, v) -> out.append(k).append('=').append(v).append('\n'));
         System.out.printf(Locale.ROOT, "[%s] %d of %d fills in %.2f s = %s fills/s (%d calls, %s MB; per call p50 %s ms, p99 %s ms, max %s ms)%n",
                 label, stored.get(), count, seconds, r.get("records_per_s"), all.getTotalCount(), r.get("mb_sent"),
                 r.get("call_p50_ms"), r.get("call_p99_ms"), r.get("call_max_ms"));
+        System.out.printf(Locale.ROOT, "[%s] cpu cores during the ingest: server=%s postgres=%s feeder=%s other=%s irq=%s%n", label,
+                r.get("server_cpu_cores"), r.get("aux_cpu_cores"), r.get("loadgen_cpu_cores"), r.get("other_cpu_cores"),
+                r.get("irq_cpu_cores"));
         failures.forEach(f -> System.out.println("[" + label + "] ERROR " + f));
         if (resultFile != null) {
             java.nio.file.Files.writeString(java.nio.file.Path.of(resultFile), out);

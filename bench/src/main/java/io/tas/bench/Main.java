@@ -28,6 +28,7 @@ public final class Main {
                              [--path /admin/v1/records/fills] [--envelope '{"uid":{uid},"records":{records}}']
                              [--days 89] [--margin-minutes 10] [--trade-ids false] [--max-seconds 300]
                              [--admin-token T] [--expect 00000 ...] [--label L] [--result-file F]
+                             [--server-pid PID] [--aux-cpu-process postgres]
                              (generated spot fills through the admin batch endpoint; wall time and fills/s)
               free-ports     [--count N]
               report         [--out F] [--header-file F] [--baseline netty-baseline] RESULT_FILE|missing:LABEL:REASON ...
