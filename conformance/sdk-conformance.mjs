@@ -345,5 +345,48 @@ await check('classic key v3 account settings -> 40084', () =>
 await check('unified key v2 futures positions -> 40085', () =>
   expectFamilyCode(v2Signed(main).getFuturesPositions({ productType: 'USDT-FUTURES' }), '40085', UNIFIED_ON_V2));
 
+// ---- issue 9: spot fills (§2.17, §4.5.1) and withdrawal records (§2.18, §4.5.2) with the classic demo key ----
+const allStrings = (o, except = []) => Object.entries(o).every(([k, v]) => except.includes(k) || isStr(v));
+
+await check('v2 spot fills paging', async () => {
+  const first = await success(v2Signed(classic).getSpotFills({}));
+  assert(Array.isArray(first) && first.length === 100, `default page has ${first?.length} fills, want 100`);
+  const f = first[0];
+  assert(allStrings(f, ['feeDetail']), `a fill field is not a string: ${JSON.stringify(f)}`);
+  assert(f.feeDetail && typeof f.feeDetail === 'object' && !Array.isArray(f.feeDetail) && allStrings(f.feeDetail),
+    `feeDetail=${JSON.stringify(f.feeDetail)}`);
+  let cursor;
+  const seen = [];
+  for (let i = 0; i < 3; i++) {
+    const page = await success(v2Signed(classic).getSpotFills({ limit: '1', ...(cursor ? { idLessThan: cursor } : {}) }));
+    assert(page.length === 1, `page ${i} has ${page.length} fills, want 1`);
+    cursor = page[0].tradeId;
+    seen.push(BigInt(cursor));
+  }
+  assert(seen[0] > seen[1] && seen[1] > seen[2], `tradeIds not strictly descending: ${seen.join(',')}`);
+  assert(String(seen[0]) === first[0].tradeId && String(seen[2]) === first[2].tradeId, 'limit=1 pages differ from the default page');
+  return `${seen.length} pages with limit=1`;
+});
+
+await check('v2 spot withdrawal records paging', async () => {
+  const endTime = String(Date.now() + 60_000);
+  const startTime = String(Date.now() - 90 * 86_400_000);
+  const first = await success(v2Signed(classic).getSpotWithdrawalHistory({ startTime, endTime }));
+  assert(Array.isArray(first) && first.length === 20, `default page has ${first?.length} records, want 20`);
+  assert(first.every((w) => allStrings(w)), `a withdrawal field is not a string: ${JSON.stringify(first[0])}`);
+  const next = await success(v2Signed(classic).getSpotWithdrawalHistory({ startTime, endTime, idLessThan: first[19].orderId, limit: '100' }));
+  assert(next.length === 25, `second page has ${next.length} records, want 25`);
+  assert(BigInt(next[0].orderId) < BigInt(first[19].orderId), 'second page is not older than the first');
+});
+
+await check('v2 spot withdrawal records without startTime -> 40019', () =>
+  expectCode(v2Signed(classic).getSpotWithdrawalHistory({ endTime: String(Date.now()) }), '40019'));
+
+await check('unified key v2 spot fills -> 40085', () =>
+  expectFamilyCode(v2Signed(main).getSpotFills({}), '40085', UNIFIED_ON_V2));
+
+await check('unified key v2 withdrawal records -> 40085', () =>
+  expectFamilyCode(v2Signed(main).getSpotWithdrawalHistory({ startTime: '1', endTime: String(Date.now()) }), '40085', UNIFIED_ON_V2));
+
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -21,6 +21,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
 /**
@@ -40,6 +41,8 @@ public final class SpotRecords {
     private static final Set<String> DEDUCTIONS = Set.of("yes", "no");
     private static final Set<String> DESTS = Set.of("on_chain", "internal_transfer"); // §2.18 dest
     private static final Set<String> STATUSES = Set.of("pending", "fail", "success"); // §2.18 status
+    private static final Pattern SYMBOL = Pattern.compile("[A-Za-z0-9_.-]{1,32}");
+    private static final Pattern DIGITS = Pattern.compile("\\d{1,16}");
 
     private final Database db;
     private final Clock clock;
@@ -160,7 +163,7 @@ public final class SpotRecords {
         if (r == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "records[" + i + "]");
         long tradeId = id(p + "tradeId", r.tradeId());
         long orderId = id(p + "orderId", r.orderId());
-        String symbol = text(p + "symbol", r.symbol(), "[A-Za-z0-9_.-]{1,32}");
+        String symbol = text(p + "symbol", r.symbol(), SYMBOL);
         String orderType = oneOf(p + "orderType", r.orderType() == null ? "limit" : r.orderType(), ORDER_TYPES);
         String side = oneOf(p + "side", r.side(), SIDES);
         BigDecimal price = positive(p + "priceAvg", r.priceAvg());
@@ -195,7 +198,7 @@ public final class SpotRecords {
         BigDecimal fee = r.fee() == null ? BigDecimal.ZERO : Ledger.checkAmount(p + "fee", r.fee());
         if (fee.signum() < 0) throw new ApiException(ErrorCode.PARAM_ERROR, p + "fee");
         String status = oneOf(p + "status", r.status() == null ? "success" : r.status(), STATUSES);
-        String confirm = r.confirm() == null ? "0" : text(p + "confirm", r.confirm(), "\\d{1,16}");
+        String confirm = r.confirm() == null ? "0" : text(p + "confirm", r.confirm(), DIGITS);
         long[] t = times(p, r.cTime(), r.uTime(), r.ago(), now);
         return new Withdrawal(uid, orderId, optional(p + "tradeId", r.tradeId(), 128), coin, optional(p + "clientOid", r.clientOid(), 64),
                 type, dest, size, fee, status, optional(p + "fromAddress", r.fromAddress(), 128), optional(p + "toAddress", r.toAddress(), 128),
@@ -233,9 +236,9 @@ public final class SpotRecords {
         return v;
     }
 
-    private static String text(String name, String v, String pattern) {
+    private static String text(String name, String v, Pattern pattern) {
         if (v == null || v.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, name);
-        if (!v.matches(pattern)) throw new ApiException(ErrorCode.PARAM_ERROR, name);
+        if (!pattern.matcher(v).matches()) throw new ApiException(ErrorCode.PARAM_ERROR, name);
         return v;
     }
 

@@ -95,6 +95,49 @@ class CliTest {
         assertThat(bad.out()).contains("\"code\":\"40020\"");
     }
 
+    /**
+     * Issue 9's three doors: a seed file lists fills and withdrawals (times as "ago"), tas admin ingest-fills and
+     * ingest-withdrawals send a JSON array as one batch, and a bad record refuses its whole batch.
+     */
+    @Test
+    void adminIngestsFillsAndWithdrawalsFromSeedsAndFiles(@TempDir Path dir) throws Exception {
+        Path seed = dir.resolve("records.yaml");
+        Files.writeString(seed, """
+                accounts:
+                  - uid: 1888000300
+                    username: cli-classic
+                    accountMode: CLASSIC
+                    apiKeys:
+                      - { accessKey: bg_cli_classic_0000000000000300, secret: cli-classic-secret-300, passphrase: CliPass3, permType: read-only }
+                    fills:
+                      - { tradeId: "900", symbol: BTCUSDT, side: buy, priceAvg: "100", size: "0.5", amount: "50", feeDetail: { feeCoin: BTC, totalFee: "-0.0005" }, ago: PT1H }
+                    withdrawals:
+                      - { orderId: "700", coin: USDT, size: "12", dest: internal_transfer, status: pending, ago: P2D }
+                """);
+        Run seeded = tas(admin("seed", seed.toString()));
+        assertThat(seeded.exit()).as(seeded.out()).isZero();
+        Path fills = dir.resolve("fills.json");
+        Files.writeString(fills, "[{\"symbol\":\"ETHUSDT\",\"side\":\"sell\",\"priceAvg\":\"2000\",\"size\":\"0.1\",\"feeDetail\":{\"feeCoin\":\"USDT\"}}]");
+        Run ingested = tas(admin("ingest-fills", "--uid", "1888000300", fills.toString()));
+        assertThat(ingested.exit()).as(ingested.out()).isZero();
+        assertThat(ingested.out()).contains("\"stored\":1");
+        Path withdrawals = dir.resolve("withdrawals.json");
+        Files.writeString(withdrawals, "[{\"coin\":\"USDT\",\"size\":\"1\"},{\"coin\":\"USDT\",\"size\":\"1\",\"status\":\"lost\"}]");
+        Run refused = tas(admin("ingest-withdrawals", "--uid", "1888000300", withdrawals.toString()));
+        assertThat(refused.exit()).isEqualTo(1);
+        assertThat(refused.out()).contains("\"code\":\"40020\"", "Parameter records[1].status error");
+        String[] creds = {"--base-url", server.baseUrl(), "--key", "bg_cli_classic_0000000000000300", "--secret", "cli-classic-secret-300",
+                "--passphrase", "CliPass3"};
+        Run read = tas(java.util.stream.Stream.concat(java.util.stream.Stream.of("call", "GET", "/api/v2/spot/trade/fills"),
+                java.util.Arrays.stream(creds)).toArray(String[]::new));
+        assertThat(read.out()).contains("\"symbol\":\"ETHUSDT\"", "\"amount\":\"200\"", "\"tradeId\":\"900\"", "\"totalFee\":\"-0.0005\"");
+        long now = System.currentTimeMillis();
+        Run w = tas(java.util.stream.Stream.concat(java.util.stream.Stream.of("call", "GET",
+                "/api/v2/spot/wallet/withdrawal-records?startTime=" + (now - 3 * 86_400_000L) + "&endTime=" + now), java.util.Arrays.stream(creds))
+                .toArray(String[]::new));
+        assertThat(w.out()).contains("\"orderId\":\"700\"", "\"status\":\"pending\"", "\"type\":\"withdraw\"").doesNotContain("\"size\":\"1\"");
+    }
+
     @Test
     void adminProvisionsInstrumentsAndMovesMoneyThroughTheLedger() {
         assertThat(tas(admin("set-instrument", "--json", "{\"category\":\"SPOT\",\"symbol\":\"SOLUSDT\",\"baseCoin\":\"SOL\",\"quoteCoin\":\"USDT\"}")).exit()).isZero();

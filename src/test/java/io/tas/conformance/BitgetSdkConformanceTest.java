@@ -54,7 +54,12 @@ class BitgetSdkConformanceTest {
                     "ok v3 switch-deduct + deduct-info", "ok v3 adjust-account-mode + delta-info",
                     "ok v3 delta-info while deltaSwitch is no -> 40017", "ok read-only key set-leverage -> 40014",
                     "ok classic key set-leverage -> 40084", "ok v3 switch to classic: process, then success, then 40084",
-                    "ok v3 switch of an account with positions and debts fails with a reason", "ok sub-account key switch -> 40068");
+                    "ok v3 switch of an account with positions and debts fails with a reason", "ok sub-account key switch -> 40068",
+                    // issue 9: spot fills and withdrawal records (classic demo key)
+                    "ok v2 spot fills paging (3 pages with limit=1)", "ok v2 spot withdrawal records paging",
+                    "ok v2 spot withdrawal records without startTime -> 40019",
+                    "ok unified key v2 spot fills -> 40085 (http=400 msg=\"You are in Unified Account mode, and the Classic Account API is not supported at this time\")",
+                    "ok unified key v2 withdrawal records -> 40085 (http=400 msg=\"You are in Unified Account mode, and the Classic Account API is not supported at this time\")");
             assertThat(r.output()).containsPattern("(?m)^\\d+ passed, 0 failed$");
             assertThat(r.exit()).as(r.output()).isZero();
         }

@@ -47,9 +47,13 @@ final class SignedRequests {
                     a.integer("n-from", 2), a.integer("n-to", 20), cursors);
         }
 
-        /** The request target of the request with sequence number seq. */
+        /**
+         * The request target of the request with sequence number seq: "{cursor}" becomes the next cursor, and "{n}"
+         * the value of the n-from..n-to cycle, as in a body (e.g. "idLessThan={n}000000000").
+         */
         String path(long seq) {
-            return cursors.isEmpty() ? path : path.replace("{cursor}", cursors.get((int) (seq % cursors.size())));
+            String p = cursors.isEmpty() ? path : path.replace("{cursor}", cursors.get((int) (seq % cursors.size())));
+            return p.contains("{n}") ? p.replace("{n}", Long.toString(from + seq % (to - from + 1))) : p;
         }
 
         /** The body of the request with sequence number seq (0, 1, ...). */
