@@ -111,15 +111,18 @@ final class LoadGen {
                 .remoteAddress(host, port);
 
         System.out.printf(Locale.ROOT,
-                "[%s] load: %s:%d %s %s%s connections=%d keys=%d client-threads=%d transport=%s warmup=%.1fs measure=%.1fs%n",
+                "[%s] load: %s:%d %s %s%s%s connections=%d keys=%d client-threads=%d transport=%s warmup=%.1fs measure=%.1fs%n",
                 m.label, host, port, spec.method(), spec.path(),
                 spec.bodyTemplate().isEmpty() ? "" : " body=" + spec.bodyTemplate() + " {n}=" + spec.from() + ".." + spec.to(),
+                spec.cursors().isEmpty() ? "" : " {cursor}=" + spec.cursors().size() + " cursors",
                 connections, Math.min(connections, creds.size()), threads, transport.name(),
                 (m.measureStart - m.t0) / 1e9, (m.measureEnd - m.measureStart) / 1e9);
         long deadline = m.measureEnd + TimeUnit.SECONDS.toNanos(requestTimeoutSeconds + 5L);
 
+        // With cursors, connection i starts at cursor i * (cursors / connections): the connections walk apart.
+        long stride = Math.max(1, spec.cursors().size() / connections);
         for (int i = 0; i < connections; i++) {
-            Conn c = new Conn(creds.get(i % creds.size()));
+            Conn c = new Conn(creds.get(i % creds.size()), spec.cursors().isEmpty() ? 0 : i * stride);
             conns.add(c);
             c.connect();
         }
@@ -168,14 +171,16 @@ final class LoadGen {
         final Histogram hist = Measurement.histogram();
         long ok, non200, badBody, ioErrors, timeouts, connectErrors, warmupResponses;
         private final Credentials key;
+        private final long firstSeq;
         private SignedRequests requests;
         private volatile Channel channel;
         private long sentAt;
         private boolean inFlight;
         private boolean done;
 
-        Conn(Credentials key) {
+        Conn(Credentials key, long firstSeq) {
             this.key = key;
+            this.firstSeq = firstSeq;
         }
 
         void connect() {
@@ -207,7 +212,7 @@ final class LoadGen {
         public void channelActive(ChannelHandlerContext ctx) {
             channel = ctx.channel();
             if (requests == null) {
-                requests = new SignedRequests(key, host, port, spec);
+                requests = new SignedRequests(key, host, port, spec, firstSeq);
             }
             sendNext(ctx);
         }

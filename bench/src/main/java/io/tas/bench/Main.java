@@ -12,6 +12,8 @@ public final class Main {
                              [--label L] [--result-file F] [--server-pid PID] [--progress-seconds 0]
                              [--aux-cpu-process NAME] [--transport auto|epoll|nio]
                              [--api-key K --api-secret S --api-passphrase P | --credentials-file F]
+                             [--cursor-file F]  (each {cursor} in --path: the next line of F, cycling; connection i
+                              starts at line i * lines/connections)
                              (each {n} in TEMPLATE: the next value of the cycle n-from..n-to of the connection;
                               --expect may repeat: the body must contain each; connection i signs with key i mod k)
               fetch          --port P [--host H] [--path P] [--method M] [--body T] [--out F] [--expect 00000 ...]
@@ -22,6 +24,12 @@ public final class Main {
               jdbc-loop      --url JDBC_URL [--user postgres] [--threads 16] [--warmup-seconds 20] [--seconds 10]
                              [--max-requests N] [--label jdbc-loop] [--result-file F] [--aux-cpu-process postgres]
                              [--progress-seconds 0]   (needs the PostgreSQL driver on the class path)
+              ingest-fills   --admin-port A [--uid 1000000005] [--count 1000000] [--batch 5000] [--concurrency 4]
+                             [--path /admin/v1/records/fills] [--envelope '{"uid":{uid},"records":{records}}']
+                             [--days 89] [--margin-minutes 10] [--trade-ids false] [--max-seconds 300]
+                             [--admin-token T] [--expect 00000 ...] [--label L] [--result-file F]
+                             [--server-pid PID] [--aux-cpu-process postgres]
+                             (generated spot fills through the admin batch endpoint; wall time and fills/s)
               free-ports     [--count N]
               report         [--out F] [--header-file F] [--baseline netty-baseline] RESULT_FILE|missing:LABEL:REASON ...
             """;
@@ -43,6 +51,7 @@ public final class Main {
                 case "fetch" -> Fetch.run(a);
                 case "provision" -> Provision.run(a);
                 case "jdbc-loop" -> JdbcLoop.run(a);
+                case "ingest-fills" -> FillFeed.run(a);
                 case "free-ports" -> FreePorts.run(a);
                 case "report" -> Report.run(a);
                 default -> {

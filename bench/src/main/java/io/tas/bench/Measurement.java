@@ -183,11 +183,12 @@ final class Measurement {
         long firstHalf = issuedAtMid - issuedAtStart;
         long secondHalf = issuedAtEnd - issuedAtMid;
         r.put("half_ratio", secondHalf > 0 && !capped ? fmt((double) firstHalf / secondHalf, 3) : "n/a");
-        cpu(r);
+        cpu(r, before, after);
         return r;
     }
 
-    private void cpu(Map<String, String> r) {
+    /** The CPU columns (load generator = this JVM, server, aux, others, irq) between two samples, into r. */
+    static void cpu(Map<String, String> r, CpuSample before, CpuSample after) {
         double wall = (after.wallNanos() - before.wallNanos()) / 1e9;
         double loadCpu = (after.selfCpuNanos() - before.selfCpuNanos()) / 1e9 / wall;
         r.put("loadgen_cpu_cores", fmt(loadCpu, 2));

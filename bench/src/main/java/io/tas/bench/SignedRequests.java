@@ -9,7 +9,11 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.util.AsciiString;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Builds freshly signed requests (new timestamp + signature for every call). One instance per connection.
@@ -22,15 +26,34 @@ final class SignedRequests {
     static final AsciiString ACCESS_TIMESTAMP = AsciiString.cached("ACCESS-TIMESTAMP");
     static final AsciiString ACCESS_PASSPHRASE = AsciiString.cached("ACCESS-PASSPHRASE");
 
-    /** What to send: method, request target (incl. optional "?query", signed exactly as sent), body template. */
-    record Spec(HttpMethod method, String path, String bodyTemplate, int from, int to) {
+    /**
+     * What to send: method, request target (incl. optional "?query", signed exactly as sent), body template, and the
+     * cursors (lines of --cursor-file) that replace "{cursor}" in the target, the next one per request, cycling.
+     */
+    record Spec(HttpMethod method, String path, String bodyTemplate, int from, int to, List<String> cursors) {
         Spec {
             if (to < from) throw new IllegalArgumentException("--n-to must be >= --n-from");
+            if (path.contains("{cursor}") == cursors.isEmpty()) {
+                throw new IllegalArgumentException("--cursor-file and a {cursor} in --path go together");
+            }
         }
 
-        static Spec from(Args a, String defaultPath) {
+        static Spec from(Args a, String defaultPath) throws IOException {
+            String file = a.str("cursor-file", null);
+            List<String> cursors = file == null ? List.of()
+                    : Files.readAllLines(Path.of(file)).stream().map(String::trim).filter(l -> !l.isEmpty()).toList();
+            if (file != null && cursors.isEmpty()) throw new IllegalArgumentException("--cursor-file " + file + " is empty");
             return new Spec(HttpMethod.valueOf(a.str("method", "GET")), a.str("path", defaultPath), a.str("body", ""),
-                    a.integer("n-from", 2), a.integer("n-to", 20));
+                    a.integer("n-from", 2), a.integer("n-to", 20), cursors);
+        }
+
+        /**
+         * The request target of the request with sequence number seq: "{cursor}" becomes the next cursor, and "{n}"
+         * the value of the n-from..n-to cycle, as in a body (e.g. "idLessThan={n}000000000").
+         */
+        String path(long seq) {
+            String p = cursors.isEmpty() ? path : path.replace("{cursor}", cursors.get((int) (seq % cursors.size())));
+            return p.contains("{n}") ? p.replace("{n}", Long.toString(from + seq % (to - from + 1))) : p;
         }
 
         /** The body of the request with sequence number seq (0, 1, ...). */
@@ -60,9 +83,9 @@ final class SignedRequests {
     FullHttpRequest next() {
         String ts = Long.toString(System.currentTimeMillis());
         String method = spec.method().name();
-        // A GET path may be a template too (e.g. a paging cursor "idLessThan={n}000000000"), signed as sent.
-        String path = spec.path().contains("{n}") ? spec.path().replace("{n}", Long.toString(spec.from() + seq++ % (spec.to() - spec.from() + 1))) : spec.path();
-        String body = spec.bodyTemplate().isEmpty() ? "" : spec.body(seq++);
+        String path = spec.path(seq);
+        String body = spec.bodyTemplate().isEmpty() ? "" : spec.body(seq);
+        seq++;
         String sign = signer.sign(ts, method, path, body);
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         FullHttpRequest req = new DefaultFullHttpRequest(HttpVersion.HTTP_1_1, spec.method(), path,
