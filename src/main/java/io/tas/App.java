@@ -154,7 +154,11 @@ public final class App implements AutoCloseable {
                     .host(config.host())
                     .port(config.port())
                     .routing(r -> r.any(pipeline::handle))
+                    // Nagle's algorithm held the tail of larger answers (a page of 100 fills, about 36 KB) until the
+                    // client's delayed ACK, about 40 ms a page (docs/benchmarks.md, issue 9): answers go out at once.
+                    .connectionOptions(o -> o.tcpNoDelay(true))
                     .putSocket("admin", s -> s.host(config.adminHost()).port(config.adminPort())
+                            .connectionOptions(o -> o.tcpNoDelay(true))
                             .routing(HttpRouting.builder().update(admin::register)))
                     .shutdownHook(false)
                     .build()
