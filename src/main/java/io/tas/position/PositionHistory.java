@@ -104,12 +104,8 @@ public final class PositionHistory {
             }
             List<Position> stored = new ArrayList<>(rows.size());
             for (Position p : rows) stored.add(p.id() != 0 ? p : withId(p, ids.next()));
-            try {
-                store.insertAll(dsl, stored);
-            } catch (org.jooq.exception.IntegrityConstraintViolationException e) {
-                // A concurrent batch stored one of the given ids between the check above and this insert.
-                throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "records: a given positionId already exists");
-            }
+            // A concurrent batch may store one of the given ids between the check above and this insert.
+            Database.insertUnique(() -> store.insertAll(dsl, stored), "records: a given positionId already exists");
             return new Ingested(stored.size(), stored.stream().map(p -> Long.toString(p.id())).toList());
         });
     }

@@ -79,7 +79,7 @@ public final class SpotRecords {
         db.tx(dsl -> {
             List<Long> taken = store.existingTradeIds(dsl, owner, given);
             if (!taken.isEmpty()) throw duplicate(records.stream().map(FillInput::tradeId).toList(), taken, "tradeId");
-            store.insertFills(dsl, stored);
+            Database.insertUnique(() -> store.insertFills(dsl, stored), "records: a given tradeId already exists"); // a concurrent batch's
             return null;
         });
         return rows.size();
@@ -102,7 +102,7 @@ public final class SpotRecords {
         db.tx(dsl -> {
             List<Long> taken = store.existingWithdrawalIds(dsl, owner, given);
             if (!taken.isEmpty()) throw duplicate(records.stream().map(WithdrawalInput::orderId).toList(), taken, "orderId");
-            store.insertWithdrawals(dsl, stored);
+            Database.insertUnique(() -> store.insertWithdrawals(dsl, stored), "records: a given orderId already exists");
             return null;
         });
         return rows.size();

@@ -83,7 +83,7 @@ public final class StrategyService {
                     }
                 }
             }
-            store.insert(dsl, orders);
+            Database.insertUnique(() -> store.insert(dsl, orders), "records: a given orderId already exists"); // a concurrent batch's
             return orders;
         });
     }

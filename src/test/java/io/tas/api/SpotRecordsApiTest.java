@@ -289,6 +289,27 @@ class SpotRecordsApiTest {
         assertThat(w.get("cTime").asText()).matches("\\d{13}");
     }
 
+    /** Concurrent batches giving the same tradeId: exactly one is stored, the others are refused (40017), never a 500. */
+    @Test
+    void concurrentBatchesWithTheSameGivenIdStoreOnce() throws Exception {
+        classic(null);
+        long uid = admin.lastUid;
+        String body = batch(uid, 3, i -> fill(i, now() - DAY).replace("{\"orderId\"", "{\"tradeId\":\"" + (777 + i) + "\",\"orderId\""));
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        var start = new java.util.concurrent.CountDownLatch(1);
+        List<java.util.concurrent.Future<Reply>> replies = new ArrayList<>();
+        for (int t = 0; t < 8; t++) replies.add(pool.submit(() -> { start.await(); return ingest("fills", body); }));
+        start.countDown();
+        pool.shutdown();
+        int stored = 0;
+        for (var f : replies) {
+            Reply r = f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            if (r.code().equals("00000")) stored++;
+            else assertError(r, "40017");
+        }
+        assertThat(stored).isEqualTo(1);
+    }
+
     private static List<String> names(JsonNode n) {
         List<String> out = new ArrayList<>();
         n.fieldNames().forEachRemaining(out::add);
