@@ -26,6 +26,7 @@ import io.tas.http.Routes;
 import io.tas.jobs.Jobs;
 import io.tas.jobs.JobsConfig;
 import io.tas.market.MarketRoutes;
+import io.tas.market.MetadataRoutes;
 import io.tas.market.MarketService;
 import io.tas.market.PriceService;
 import io.tas.convert.ConvertConfig;
@@ -199,6 +200,7 @@ public final class App implements AutoCloseable {
                                          AccountSwitchService switches, PositionService positions, PositionHistory positionHistory,
                                          StrategyService strategies, CopyTradeService copyTrading, SpotRecords spot) {
         return List.of(new AccountRoutes(accounts), new SubAccountRoutes(accounts), new MarketRoutes(market, signatures),
+                new MetadataRoutes(market),
                 new ConvertRoutes(conversion), new LoanRoutes(loans), new RiskRoutes(maxWithdrawal, deltaNeutral),
                 new LeverageRoutes(leverage), new AccountSwitchRoutes(switches),
                 new PositionRoutes(positions, positionHistory, accounts, market), new StrategyRoutes(strategies),

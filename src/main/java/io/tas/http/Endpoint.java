@@ -48,7 +48,13 @@ public enum Endpoint {
     // §4.8 public tickers
     TICKERS("GET", "/api/v3/market/tickers", null, Access.READ, 20, Scope.IP, Family.ANY, "2.20"),
     // Not in the spec's 30: clients read it to correct clock skew (wire facts §1.5).
-    PUBLIC_TIME("GET", "/api/v2/public/time", null, Access.READ, 20, Scope.IP, Family.ANY, "-");
+    PUBLIC_TIME("GET", "/api/v2/public/time", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
+    // Not in the spec's 30: the public market metadata ccxt's loadMarkets reads (beyond-spec shapes §2-6), per IP like tickers.
+    SPOT_SYMBOLS("GET", "/api/v2/spot/public/symbols", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
+    SPOT_COINS("GET", "/api/v2/spot/public/coins", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
+    MIX_CONTRACTS("GET", "/api/v2/mix/market/contracts", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
+    INSTRUMENTS("GET", "/api/v3/market/instruments", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
+    MARGIN_CURRENCIES("GET", "/api/v2/margin/currencies", null, Access.READ, 20, Scope.IP, Family.ANY, "-");
 
     /** Whether a read-only key may call the row. */
     public enum Access { READ, WRITE }
@@ -93,6 +99,6 @@ public enum Endpoint {
     public String section() { return section; }
     public Set<Guard> guards() { return guards; }
 
-    /** The spec's 30 method+path pairs (§4), without the extra public time row. */
-    public boolean inSpec() { return this != PUBLIC_TIME; }
+    /** The spec's 30 method+path pairs (§4); the rows after them (public time, market metadata) are beyond the spec. */
+    public boolean inSpec() { return ordinal() < PUBLIC_TIME.ordinal(); }
 }

@@ -67,6 +67,18 @@ public final class MarketService {
         return i;
     }
 
+    /** Every instrument of a category, by symbol (beyond-spec metadata rows). */
+    public List<Instrument> instruments(Category category) {
+        return snapshot().instruments().values().stream().filter(i -> i.category() == category)
+                .sorted(Comparator.comparing(Instrument::symbol)).toList();
+    }
+
+    /** Every instrument, by category then symbol. */
+    public List<Instrument> instruments() {
+        return snapshot().instruments().values().stream()
+                .sorted(Comparator.comparing(Instrument::category).thenComparing(Instrument::symbol)).toList();
+    }
+
     /** Whether the coin is the base or quote coin of a MARGIN pair (§4.1.2: it has a margin leverage). */
     public boolean isMarginCoin(String coin) {
         return snapshot().instruments().values().stream().anyMatch(i -> i.category() == Category.MARGIN
