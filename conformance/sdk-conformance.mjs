@@ -294,6 +294,17 @@ await check('v3 switch of an account with positions and debts fails with a reaso
 
 await check('sub-account key switch -> 40068', () => expectCode(v3(sub).downgradeAccountToClassic(), '40068'));
 
+// ---- the demo-trading header (issue 10 item 5): bitget-api's demoTrading option sends `paptrading: 1` on every call ----
+
+await check('demoTrading client (paptrading: 1) v3 settings and v2 classic fills', async () => {
+  const settings = await success(new RestClientV3({ ...main, baseUrl, demoTrading: true }, network).getAccountSettings());
+  assert(isStr(settings?.uid), `uid=${JSON.stringify(settings?.uid)}`);
+  const fills = await success(new RestClientV2({ ...classic, baseUrl, demoTrading: true }, network).getSpotFills({ limit: '1' }));
+  assert(Array.isArray(fills) && fills.length === 1, `fills=${JSON.stringify(fills)}`);
+  const tickers = await success(new RestClientV3({ baseUrl, demoTrading: true }, network).getTickers({ category: 'SPOT' }));
+  assert(Array.isArray(tickers) && tickers.length > 0, 'no tickers');
+});
+
 // ---- failures ----
 
 await check('wrong secret -> 40009', () =>

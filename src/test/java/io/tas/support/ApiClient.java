@@ -36,7 +36,16 @@ public final class ApiClient {
     public Reply post(String target, String body) { return send("POST", target, body, 0, "application/json"); }
 
     /** Signs with the clock shifted by skewMillis, and sends the given Content-Type (null: none). */
+    /** A signed GET with extra headers (name, value pairs), such as the demo-trading header. */
+    public Reply getWithHeaders(String target, String... headers) {
+        return send("GET", target, "", 0, null, headers);
+    }
+
     public Reply send(String method, String target, String body, long skewMillis, String contentType) {
+        return send(method, target, body, skewMillis, contentType, new String[0]);
+    }
+
+    private Reply send(String method, String target, String body, long skewMillis, String contentType, String[] headers) {
         int q = target.indexOf('?');
         String path = q < 0 ? target : target.substring(0, q);
         String query = q < 0 ? "" : target.substring(q + 1);
@@ -47,6 +56,7 @@ public final class ApiClient {
                 .header("ACCESS-TIMESTAMP", ts)
                 .header("ACCESS-PASSPHRASE", creds.passphrase());
         if (contentType != null) b.header("Content-Type", contentType);
+        for (int i = 0; i < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
         return exchange(b.method(method, body.isEmpty() ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body)));
     }
 
