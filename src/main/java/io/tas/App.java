@@ -140,7 +140,7 @@ public final class App implements AutoCloseable {
             // A sandbox clock moved forward moves domain time, not the clocks clients sign with (SandboxClock).
             Clock signatures = clock instanceof SandboxClock sandboxClock ? sandboxClock.machine() : clock;
             Routes routes = routes(features(accounts, market, signatures, conversion, loans, maxWithdrawal, leverage, deltaNeutral, switches,
-                    positions, positionHistory, strategies, copyTrading, spot));
+                    positions, positionHistory, strategies, copyTrading, spot, ledger, prices));
             RequestPipeline pipeline = new RequestPipeline(routes, new Authenticator(keys, accounts, signatures, config.timestampWindow()),
                     accounts, limiter, clock, config.maxBodyBytes(), metrics);
             Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions,
@@ -198,18 +198,19 @@ public final class App implements AutoCloseable {
     static List<Routes.Feature> features(AccountService accounts, MarketService market, Clock signatures, SmallAssetConversion conversion,
                                          LoanService loans, MaxWithdrawal maxWithdrawal, LeverageService leverage, DeltaNeutral deltaNeutral,
                                          AccountSwitchService switches, PositionService positions, PositionHistory positionHistory,
-                                         StrategyService strategies, CopyTradeService copyTrading, SpotRecords spot) {
+                                         StrategyService strategies, CopyTradeService copyTrading, SpotRecords spot,
+                                         Ledger ledger, PriceService prices) {
         return List.of(new AccountRoutes(accounts), new SubAccountRoutes(accounts), new MarketRoutes(market, signatures),
                 new MetadataRoutes(market),
                 new ConvertRoutes(conversion), new LoanRoutes(loans), new RiskRoutes(maxWithdrawal, deltaNeutral),
                 new LeverageRoutes(leverage), new AccountSwitchRoutes(switches),
                 new PositionRoutes(positions, positionHistory, accounts, market), new StrategyRoutes(strategies),
-                new CopyTradeRoutes(copyTrading), new SpotRoutes(spot));
+                new CopyTradeRoutes(copyTrading), new SpotRoutes(spot), new io.tas.risk.AssetsRoutes(ledger, prices, positions));
     }
 
     /** Which rows have handlers, without starting anything (for the inventory). */
     public static Routes productionRoutes() {
-        return routes(features(null, null, null, null, null, null, null, null, null, null, null, null, null, null));
+        return routes(features(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
     }
 
     /** The production routing: every feature registers its rows. */

@@ -54,7 +54,11 @@ public enum Endpoint {
     SPOT_COINS("GET", "/api/v2/spot/public/coins", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
     MIX_CONTRACTS("GET", "/api/v2/mix/market/contracts", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
     INSTRUMENTS("GET", "/api/v3/market/instruments", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
-    MARGIN_CURRENCIES("GET", "/api/v2/margin/currencies", null, Access.READ, 20, Scope.IP, Family.ANY, "-");
+    MARGIN_CURRENCIES("GET", "/api/v2/margin/currencies", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
+    // Not in the spec's 30: the unified-account reads ccxt uses with UTA (beyond-spec shapes §7-8); signed, per UID.
+    // Permissions as the nearest spec rows: account reads need UTA management, position reads UTA trade (read is enough).
+    UTA_ASSETS("GET", "/api/v3/account/assets", Permission.UTA_MGT, Access.READ, 20, Scope.UID, Family.UNIFIED, "-"),
+    UTA_CURRENT_POSITION("GET", "/api/v3/position/current-position", Permission.UTA_TRADE, Access.READ, 20, Scope.UID, Family.UNIFIED, "-");
 
     /** Whether a read-only key may call the row. */
     public enum Access { READ, WRITE }

@@ -38,6 +38,7 @@ public final class PositionRoutes implements Routes.Feature {
         routes.bind(Endpoint.SINGLE_POSITION, this::single);
         routes.bind(Endpoint.ALL_POSITION, this::all);
         routes.bind(Endpoint.HISTORY_POSITION_V2, this::historyV2);
+        routes.bind(Endpoint.UTA_CURRENT_POSITION, this::currentV3);
     }
 
     /** §2.14 */
@@ -137,6 +138,44 @@ public final class PositionRoutes implements Routes.Feature {
                     x.totalFunding().signum() == 0 ? "" : Json.plain(x.totalFunding()), Json.plain(x.deductedFee()), "0", "0",
                     assetMode, x.autoMargin(), "", "", "", "", Long.toString(x.createdTime()), Long.toString(x.updatedTime()));
         }).toList();
+    }
+
+    /** Beyond-spec shapes §8: GET /api/v3/position/current-position, data {"list": [...]}, every field a string. */
+    public record V3Current(String category, String symbol, String marginCoin, String holdMode, String posSide, String marginMode,
+                            String positionBalance, String available, String frozen, String total, String leverage,
+                            String curRealisedPnl, String avgPrice, String positionStatus, String unrealisedPnl,
+                            String liquidationPrice, String mmr, String profitRate, String markPrice, String breakEvenPrice,
+                            String totalFunding, String openFeeTotal, String closeFeeTotal, String cashDividend,
+                            String createdTime, String updatedTime) {}
+
+    public record V3CurrentList(List<V3Current> list) {}
+
+    /** category required (a futures one), symbol and posSide optional filters; newest createdTime first (ties: newest id). */
+    private V3CurrentList currentV3(ApiRequest r) {
+        Params p = r.params().require("category");
+        Category category = futures(p, "category");
+        String symbol = upper(p.get("symbol"));
+        String posSide = p.get("posSide");
+        if (posSide != null && !posSide.equals("long") && !posSide.equals("short")) throw new ApiException(ErrorCode.PARAM_ERROR, "posSide");
+        List<V3Current> list = positions.open(r.uid()).stream()
+                .filter(x -> x.category() == category && (symbol == null || x.symbol().equals(symbol))
+                        && (posSide == null || x.holdSide().wire().equals(posSide)))
+                .sorted(Comparator.comparingLong(Position::createdTime).thenComparingLong(Position::id).reversed())
+                .map(positions::value).map(v -> {
+                    Position x = v.position();
+                    BigDecimal profitRate = x.marginSize().signum() == 0 ? BigDecimal.ZERO
+                            : v.unrealizedPL().divide(x.marginSize(), PositionMath.MC);
+                    return new V3Current(x.category().wire(), x.symbol(), x.marginCoin(), x.posMode().name(), x.holdSide().wire(),
+                            x.marginMode().name(), Json.plain(PositionMath.round(x.marginSize())), Json.plain(x.available()),
+                            Json.plain(x.locked()), Json.plain(x.size()), Json.plain(x.leverage()), Json.plain(x.achievedProfits()),
+                            avg(x.openPriceAvg()), "normal", Json.plain(PositionMath.round(v.unrealizedPL())),
+                            Json.plain(PositionMath.round(v.liquidationPrice())), Json.plain(v.keepMarginRate()),
+                            Json.plain(PositionMath.round(profitRate)), Json.plain(v.markPrice()),
+                            Json.plain(PositionMath.round(v.breakEvenPrice())), Json.plain(x.totalFunding()),
+                            Json.plain(x.openFeeTotal()), Json.plain(x.closeFeeTotal()), "0",
+                            Long.toString(x.createdTime()), Long.toString(x.updatedTime()));
+                }).toList();
+        return new V3CurrentList(list);
     }
 
     private static String avg(BigDecimal v) { return Json.plain(PositionMath.round(v)); }
