@@ -24,7 +24,9 @@ import java.util.TreeMap;
  * GET /api/v3/account/assets (beyond-spec shapes §7, ccxt fetchBalance with UTA), computed at call time from the
  * unified ledger rows and the open positions (docs/formulas.md style):
  * per coin: balance = available + locked (frozen: position margin and order holds); equity = balance - debt + the
- * unrealised PnL of open positions margined in the coin; usdValue = equity x USDT price ("0" when unpriced).
+ * unrealised PnL of open positions margined in the coin (each rounded to 8 decimals, as current-position shows it);
+ * ledger figures are exact (up to 18 decimals), USDT values are rounded to 8; usdValue = equity x USDT price ("0" when
+ * unpriced).
  * Account: usdtEquity = accountEquity = effEquity = sum of usdValue (USD taken as USDT); unrealisedPnl in USDT;
  * imr = sum of position margins, mmr = sum of maintenance margins (USDT); mgnRatio = positionMgnRatio = mmr / effEquity;
  * btcEquity and btcUnrealizedPnl divide by the BTC price ("0" when BTC is unpriced). Unpriced coins count 0.
@@ -65,7 +67,7 @@ public final class AssetsRoutes implements Routes.Feature {
             PositionService.Valuation v = positions.value(p);
             BigDecimal[] row = coins.computeIfAbsent(p.marginCoin(),
                     c -> new BigDecimal[]{BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO});
-            row[3] = row[3].add(v.unrealizedPL());
+            row[3] = row[3].add(PositionMath.round(v.unrealizedPL()));
             Optional<BigDecimal> price = prices.usdtPrice(p.marginCoin());
             if (price.isEmpty()) continue;
             BigDecimal maintenance = PositionMath.maintenanceMargin(p.category() == Category.COIN_FUTURES, p.size(),
@@ -82,7 +84,8 @@ public final class AssetsRoutes implements Routes.Feature {
             BigDecimal equity = balance.subtract(x[2]).add(x[3]);
             BigDecimal usd = prices.usdtPrice(e.getKey()).map(equity::multiply).orElse(BigDecimal.ZERO);
             equityUsdt = equityUsdt.add(usd);
-            rows.add(new AssetRow(e.getKey(), money(equity), money(usd), money(balance), money(x[0]), money(x[1]), money(x[2])));
+            rows.add(new AssetRow(e.getKey(), Json.plain(equity), money(usd), Json.plain(balance), Json.plain(x[0]),
+                    Json.plain(x[1]), Json.plain(x[2])));
         }
         Optional<BigDecimal> btc = prices.usdtPrice("BTC");
         BigDecimal totalUsdt = equityUsdt, pnlUsdt = uplUsdt;

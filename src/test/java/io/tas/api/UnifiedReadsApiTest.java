@@ -125,6 +125,20 @@ class UnifiedReadsApiTest {
     }
 
     @Test
+    void unpricedCoinIsListedButCountsZero() {
+        // UNPRX has no SPOT ticker against USDT: its row shows the ledger, its USD value is 0, never a guessed price.
+        ApiClient c = fresh("USDT", "100", "UNPRX", "0.000000000000000001");
+        Reply r = c.get("/api/v3/account/assets");
+        ok(r);
+        JsonNode u = coin(r.data(), "UNPRX");
+        assertThat(u.get("balance").asText()).isEqualTo("0.000000000000000001"); // ledger figures exact (scale 18)
+        assertThat(u.get("equity").asText()).isEqualTo("0.000000000000000001");
+        assertThat(u.get("usdValue").asText()).isEqualTo("0");
+        assertThat(r.data().get("usdtEquity").asText()).isEqualTo("100");
+        assertThat(r.data().get("mgnRatio").asText()).isEqualTo("0");
+    }
+
+    @Test
     void emptyAccountHasNoAssetRows() {
         ApiClient c = fresh();
         Reply r = c.get("/api/v3/account/assets");
