@@ -33,6 +33,7 @@ import io.tas.convert.ConvertConfig;
 import io.tas.convert.ConvertRoutes;
 import io.tas.convert.SmallAssetConversion;
 import io.tas.ledger.Ledger;
+import io.tas.risk.AssetsRoutes;
 import io.tas.loan.LoanRoutes;
 import io.tas.loan.LoanService;
 import io.tas.position.LeverageRoutes;
@@ -205,7 +206,7 @@ public final class App implements AutoCloseable {
                 new ConvertRoutes(conversion), new LoanRoutes(loans), new RiskRoutes(maxWithdrawal, deltaNeutral),
                 new LeverageRoutes(leverage), new AccountSwitchRoutes(switches),
                 new PositionRoutes(positions, positionHistory, accounts, market), new StrategyRoutes(strategies),
-                new CopyTradeRoutes(copyTrading), new SpotRoutes(spot), new io.tas.risk.AssetsRoutes(ledger, prices, positions));
+                new CopyTradeRoutes(copyTrading), new SpotRoutes(spot), new AssetsRoutes(ledger, prices, positions));
     }
 
     /** Which rows have handlers, without starting anything (for the inventory). */

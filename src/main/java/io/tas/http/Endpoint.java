@@ -103,6 +103,6 @@ public enum Endpoint {
     public String section() { return section; }
     public Set<Guard> guards() { return guards; }
 
-    /** The spec's 30 method+path pairs (§4); the rows after them (public time, market metadata) are beyond the spec. */
+    /** The spec's 30 method+path pairs (§4); the rows after them (public time, market metadata, the v3 unified reads ccxt uses) are beyond the spec. */
     public boolean inSpec() { return ordinal() < PUBLIC_TIME.ordinal(); }
 }
