@@ -6,10 +6,7 @@ import io.tas.support.ApiClient.Reply;
 import io.tas.support.Credentials;
 import io.tas.support.Databases;
 import io.tas.support.ServerPool;
-import io.tas.support.TestServer;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -32,19 +29,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @ParameterizedClass
 @EnumSource(Databases.Kind.class)
-class AccountSwitchApiTest {
+class AccountSwitchApiTest extends SharedServerTest {
     private static final AtomicInteger NAMES = new AtomicInteger();
     private static final long MINUTE = 60_000;
     private static final String CLASSIC_ON_V3 = "You are in Classic Account mode, and the Unified Account API is not supported at this time";
-    @Parameter Databases.Kind kind;
-    TestServer server;
-    Admin admin;
-
-    @BeforeEach
-    void setUp() {
-        server = ServerPool.next(kind);
-        admin = new Admin(server);
-    }
 
     private String name() { return "switch-" + kind + "-" + NAMES.incrementAndGet(); }
 

@@ -4,11 +4,7 @@ import io.tas.support.ApiClient;
 import io.tas.support.ApiClient.Reply;
 import io.tas.support.Credentials;
 import io.tas.support.Databases;
-import io.tas.support.ServerPool;
-import io.tas.support.TestServer;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -28,17 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @ParameterizedClass
 @EnumSource(Databases.Kind.class)
-class AdminMoneyInputTest {
+class AdminMoneyInputTest extends SharedServerTest {
     private static final AtomicInteger NAMES = new AtomicInteger();
-    @Parameter Databases.Kind kind;
-    TestServer server;
-    Admin admin;
-
-    @BeforeEach
-    void setUp() {
-        server = ServerPool.next(kind);
-        admin = new Admin(server);
-    }
 
     private String name() { return "input-" + kind + "-" + NAMES.incrementAndGet(); }
 

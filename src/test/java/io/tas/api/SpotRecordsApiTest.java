@@ -6,10 +6,7 @@ import io.tas.support.ApiClient.Reply;
 import io.tas.support.Credentials;
 import io.tas.support.Databases;
 import io.tas.support.ServerPool;
-import io.tas.support.TestServer;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -32,21 +29,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @ParameterizedClass
 @EnumSource(Databases.Kind.class)
-class SpotRecordsApiTest {
+class SpotRecordsApiTest extends SharedServerTest {
     private static final AtomicInteger NAMES = new AtomicInteger();
     private static final long DAY = 86_400_000L;
     private static final String FILLS = "/api/v2/spot/trade/fills";
     private static final String WITHDRAWALS = "/api/v2/spot/wallet/withdrawal-records";
     private static final String UNIFIED_ON_V2 = "You are in Unified Account mode, and the Classic Account API is not supported at this time";
-    @Parameter Databases.Kind kind;
-    TestServer server;
-    Admin admin;
-
-    @BeforeEach
-    void setUp() {
-        server = ServerPool.next(kind);
-        admin = new Admin(server);
-    }
 
     private long now() { return server.clock.millis(); }
 

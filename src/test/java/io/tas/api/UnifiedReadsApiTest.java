@@ -5,11 +5,7 @@ import io.tas.support.ApiClient;
 import io.tas.support.ApiClient.Reply;
 import io.tas.support.Credentials;
 import io.tas.support.Databases;
-import io.tas.support.ServerPool;
-import io.tas.support.TestServer;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -31,17 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @ParameterizedClass
 @EnumSource(Databases.Kind.class)
-class UnifiedReadsApiTest {
+class UnifiedReadsApiTest extends SharedServerTest {
     private static final AtomicInteger NAMES = new AtomicInteger();
-    @Parameter Databases.Kind kind;
-    TestServer server;
-    Admin admin;
-
-    @BeforeEach
-    void setUp() {
-        server = ServerPool.next(kind);
-        admin = new Admin(server);
-    }
 
     private ApiClient fresh(String... coinAmounts) {
         return server.client(admin.fundedAccount("v3reads-" + kind + "-" + NAMES.incrementAndGet(), coinAmounts));
