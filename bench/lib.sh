@@ -316,6 +316,31 @@ run_load() {
   return "${PIPESTATUS[0]}"
 }
 
+# run_wrk LABEL PORT AUX [load flags...]: as run_load, with Debian's wrk as the load (bench.jar wrk pre-signs each
+# phase). Only GET/POST with a fixed key; the phases must fit the ±30 s signature window.
+run_wrk() {
+  local label="$1" port="$2" aux="${3:-}"
+  shift 2
+  if (( $# )); then shift; fi
+  local extra=()
+  [[ -n "$aux" ]] && extra+=(--aux-cpu-process "$aux")
+  # shellcheck disable=SC2086
+  "$JAVA" $LOADGEN_JVM_OPTS -jar "$BENCH_JAR" wrk --port "$port" --label "$label" --connections "$CONNECTIONS" \
+    --warmup-seconds "$WARMUP" --seconds "$SECONDS_MEASURE" --server-pid "$SERVER_PID" --work-dir "$OUT" \
+    --result-file "$OUT/$label.result" "${extra[@]}" "$@" 2>&1 | tee "$OUT/$label.load.log"
+  return "${PIPESTATUS[0]}"
+}
+
+# ensure_wrk: wrk on the PATH, installed from Debian's packages when running as root; 1 when it is not available.
+ensure_wrk() {
+  command -v wrk > /dev/null && return 0
+  if [[ "$(id -u)" == 0 ]] && command -v apt-get > /dev/null; then
+    log "installing wrk from Debian's packages"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q wrk > "$OUT/apt-wrk.log" 2>&1 || true
+  fi
+  command -v wrk > /dev/null
+}
+
 # ---------------------------------------------------------------- summary
 # machine_header TITLE [NOTE]: the lines every summary starts with (run id, machine, JDK, JVM flags + NOTE).
 machine_header() {

@@ -280,6 +280,20 @@ public final class SpotRecords {
      * 90 days before its end.
      */
     public List<SpotFill> fills(long uid, FillQuery q) {
+        long[] w = fillWindow(q);
+        if (w == null) return List.of();
+        return db.read(dsl -> store.fills(dsl, uid, q.symbol(), q.orderId(), w[0], w[1], q.idLessThan(), q.limit()));
+    }
+
+    /** The same page as {@link #fills} as each fill's stored §2.17 JSON (rendered once at insert: fills never change). */
+    public List<String> fillPage(long uid, FillQuery q) {
+        long[] w = fillWindow(q);
+        if (w == null) return List.of();
+        return db.read(dsl -> store.fillJson(dsl, uid, q.symbol(), q.orderId(), w[0], w[1], q.idLessThan(), q.limit()));
+    }
+
+    /** [start, end] on cTime for the query, or null when it is empty. */
+    private long[] fillWindow(FillQuery q) {
         long now = clock.millis();
         long retention = now - RETENTION.toMillis();
         if (q.startTime() != null && q.endTime() != null) {
@@ -290,8 +304,7 @@ public final class SpotRecords {
         }
         long end = q.endTime() != null ? q.endTime() : Long.MAX_VALUE; // a fill stamped in the future is still data
         long start = Math.max(retention, q.startTime() != null ? q.startTime() : (q.endTime() != null ? q.endTime() - MAX_RANGE.toMillis() : retention));
-        if (start > end) return List.of();
-        return db.read(dsl -> store.fills(dsl, uid, q.symbol(), q.orderId(), start, end, q.idLessThan(), q.limit()));
+        return start > end ? null : new long[]{start, end};
     }
 
     public List<Withdrawal> withdrawals(long uid, WithdrawalQuery q) {

@@ -4,10 +4,12 @@ import io.tas.http.ApiRequest;
 import io.tas.http.Endpoint;
 import io.tas.http.Json;
 import io.tas.http.Params;
+import io.tas.http.RawJson;
 import io.tas.http.Routes;
 import io.tas.spot.SpotRecords.FillQuery;
 import io.tas.spot.SpotRecords.WithdrawalQuery;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /** §4.5 spot fills and withdrawal records (classic accounts: the catalog's CLASSIC family answers 40085 to a unified key). */
@@ -22,25 +24,17 @@ public final class SpotRoutes implements Routes.Feature {
         routes.bind(Endpoint.WITHDRAWAL_RECORDS, this::withdrawals);
     }
 
-    /** §2.17: every field a string, feeDetail an object, times in milliseconds. */
-    public record FillView(String userId, String symbol, String orderId, String tradeId, String orderType, String side, String priceAvg,
-                           String size, String amount, String tradeScope, FeeDetailView feeDetail, String cTime, String uTime) {}
-
-    public record FeeDetailView(String deduction, String feeCoin, String totalDeductionFee, String totalFee) {}
-
     /** §2.18: every field a string. */
     public record WithdrawalView(String orderId, String tradeId, String coin, String clientOid, String type, String dest, String size,
                                  String fee, String status, String fromAddress, String toAddress, String chain, String confirm,
                                  String tag, String cTime, String uTime) {}
 
-    private List<FillView> fills(ApiRequest r) {
+    /** §2.17 (FillWire): the page is the fills' stored JSON joined into an array. */
+    private RawJson fills(ApiRequest r) {
         Params p = r.params();
         var q = new FillQuery(p.get("symbol"), p.id("orderId"), p.millis("startTime"), p.millis("endTime"),
                 p.intInRange("limit", 100, 1, 100), p.id("idLessThan"));
-        return records.fills(r.uid(), q).stream().map(f -> new FillView(Long.toString(f.uid()), f.symbol(), Long.toString(f.orderId()),
-                Long.toString(f.tradeId()), f.orderType(), f.side(), Json.plain(f.priceAvg()), Json.plain(f.size()), Json.plain(f.amount()),
-                f.tradeScope(), new FeeDetailView(f.deduction(), f.feeCoin(), Json.plain(f.totalDeductionFee()), Json.plain(f.totalFee())),
-                Long.toString(f.cTime()), Long.toString(f.uTime()))).toList();
+        return new RawJson(("[" + String.join(",", records.fillPage(r.uid(), q)) + "]").getBytes(StandardCharsets.UTF_8));
     }
 
     private List<WithdrawalView> withdrawals(ApiRequest r) {

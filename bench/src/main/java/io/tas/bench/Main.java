@@ -16,6 +16,10 @@ public final class Main {
                               starts at line i * lines/connections)
                              (each {n} in TEMPLATE: the next value of the cycle n-from..n-to of the connection;
                               --expect may repeat: the body must contain each; connection i signs with key i mod k)
+              wrk            --port P [--path P] [--cursor-file F] [--credentials-file F | --api-key K ...]
+                             [--connections 64] [--threads 2] [--warmup-seconds 20] [--seconds 10] [--label L]
+                             [--result-file F] [--server-pid PID] [--aux-cpu-process NAME] [--work-dir D]
+                             (Debian's wrk over requests pre-signed per phase; each phase <= 28 s, the ±30 s window)
               fetch          --port P [--host H] [--path P] [--method M] [--body T] [--out F] [--expect 00000 ...]
                              [--credentials-file F | --api-key K ...]
               provision      --admin-port A --accounts N --out F [--admin-token T] [--permission uta_mgt ...]
@@ -48,6 +52,7 @@ public final class Main {
             rc = switch (argv[0]) {
                 case "netty-baseline" -> BaselineServer.run(a);
                 case "load" -> LoadGen.run(a);
+                case "wrk" -> WrkRun.run(a);
                 case "fetch" -> Fetch.run(a);
                 case "provision" -> Provision.run(a);
                 case "jdbc-loop" -> JdbcLoop.run(a);
