@@ -54,7 +54,8 @@ final class SpotStore {
 
     /** §4.5.1: newest tradeId first, strictly below the cursor, inside [from, to] on cTime. */
     List<SpotFill> fills(DSLContext dsl, long uid, String symbol, Long orderId, long from, long to, Long idLessThan, int limit) {
-        Condition where = SPOT_FILL.UID.eq(uid).and(SPOT_FILL.C_TIME.between(from, to));
+        // Spot fills only: an account switched from unified to classic keeps its futures and margin fills off this row.
+        Condition where = SPOT_FILL.UID.eq(uid).and(SPOT_FILL.C_TIME.between(from, to)).and(SPOT_FILL.CATEGORY.eq("SPOT"));
         if (symbol != null) where = where.and(SPOT_FILL.SYMBOL.eq(symbol));
         if (orderId != null) where = where.and(SPOT_FILL.ORDER_ID.eq(orderId));
         if (idLessThan != null) where = where.and(SPOT_FILL.TRADE_ID.lt(idLessThan));
