@@ -308,6 +308,31 @@ class UnifiedRecordsApiTest extends SharedServerTest {
         assertThat(c.get(window).data()).hasSize(2);
     }
 
+    /** Concurrent first deposits with one ref: one ledger transaction, one record, every call answered 00000. */
+    @Test
+    void concurrentDepositsWithOneRefLeaveOneRecord() throws Exception {
+        ApiClient c = unified();
+        long uid = admin.lastUid;
+        String body = "{\"uid\":" + uid + ",\"account\":\"unified\",\"coin\":\"USDT\",\"amount\":\"5\",\"ref\":\"race-" + uid + "\"}";
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        var start = new java.util.concurrent.CountDownLatch(1);
+        List<java.util.concurrent.Future<Reply>> replies = new ArrayList<>();
+        for (int t = 0; t < 8; t++) replies.add(pool.submit(() -> { start.await(); return admin.post("/admin/v1/ledger/deposit", body); }));
+        start.countDown();
+        pool.shutdown();
+        Set<String> txIds = new TreeSet<>();
+        for (var f : replies) {
+            Reply r = f.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            ok(r);
+            txIds.add(r.data().get("txId").asText());
+        }
+        assertThat(txIds).hasSize(1);
+        JsonNode records = c.get(DEPOSITS + "?startTime=" + (now() - DAY) + "&endTime=" + (now() + DAY)).data();
+        assertThat(records).hasSize(1);
+        assertThat(records.get(0).get("orderId").asText()).isEqualTo(txIds.iterator().next());
+        assertThat(admin.balances(uid).get("unified/USDT")).startsWith("5/");
+    }
+
     // --- ingestion
 
     @Test
