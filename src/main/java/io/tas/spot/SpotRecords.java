@@ -26,8 +26,9 @@ import java.util.stream.IntStream;
 
 /**
  * Fills and withdrawal records of both account families: ingestion for the admin API, the CLI and seeds, and the two
- * §4.5 reads (classic accounts; the v3 reads of unified accounts are UnifiedRecords). A batch is all or nothing: the first invalid record is refused (40019, 40020,
- * 40808 or 40017, naming records[i] and the field) and nothing of the batch is stored.
+ * §4.5 reads (classic accounts; the v3 reads of unified accounts are UnifiedRecords). A batch is all or nothing: the
+ * first invalid record is refused (40019, 40020, 40808 or 40017, naming records[i] and the field) and nothing of the
+ * batch is stored.
  */
 public final class SpotRecords {
     /** Records per ingest call: 10k fills are ~3.5 MB of JSON and one JDBC batch. */
@@ -114,7 +115,7 @@ public final class SpotRecords {
      * Either family (issue 10): a classic account's records are read through the v2 rows, a unified account's through
      * the v3 rows (beyond-spec shapes §9, §11); the catalog's family guard keeps each row to its own family.
      */
-    Account account(Long uid) {
+    private Account account(Long uid) {
         if (uid == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "uid");
         return accounts.find(uid).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "uid"));
     }
