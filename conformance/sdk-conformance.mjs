@@ -513,5 +513,40 @@ await check('unified key v2 spot fills -> 40085', () =>
 await check('unified key v2 withdrawal records -> 40085', () =>
   expectFamilyCode(v2Signed(main).getSpotWithdrawalHistory({ startTime: '1', endTime: String(Date.now()) }), '40085', UNIFIED_ON_V2));
 
+// ---- issue 10: the v3 records of the unified demo main account (beyond-spec shapes §9-11) ----
+const V3_FILL_FIELDS = ['execId', 'orderId', 'category', 'symbol', 'orderType', 'side', 'execPrice', 'execQty', 'execValue',
+  'tradeScope', 'feeDetail', 'execPnl', 'createdTime', 'updatedTime'];
+
+await check('v3 trade fills paging (cursor)', async () => {
+  const first = await success(v3().getTradeFills({}));
+  assert(Array.isArray(first?.list) && first.list.length === 100, `default page has ${first?.list?.length} fills, want 100`);
+  assert(first.cursor === first.list[99].execId, `cursor=${JSON.stringify(first.cursor)}`);
+  for (const f of first.list) {
+    assert(JSON.stringify(Object.keys(f).sort()) === JSON.stringify([...V3_FILL_FIELDS].sort()), `fields ${JSON.stringify(Object.keys(f))}`);
+    assert(allStrings(f, ['feeDetail']) && Array.isArray(f.feeDetail) && f.feeDetail.every((l) => allStrings(l)), `fill=${JSON.stringify(f)}`);
+  }
+  assertDescending(first.list.map((f) => f.execId));
+  const next = await success(v3().getTradeFills({ cursor: first.cursor, limit: '100' }));
+  assert(next.list.length === 50 && next.cursor === '', `second page ${next.list.length} fills, cursor=${JSON.stringify(next.cursor)}`);
+  assertDescending(next.list.map((f) => f.execId), first.cursor);
+  return '150 fills';
+});
+
+for (const [name, call] of [['withdrawal', (p) => v3().getWithdrawRecords(p)], ['deposit', (p) => v3().getDepositRecords(p)]]) {
+  await check(`v3 ${name} records paging (cursor = smallest orderId)`, async () => {
+    const window = { startTime: String(Date.now() - 30 * 86_400_000), endTime: String(Date.now() + 60_000) };
+    const first = await success(call(window));
+    assert(Array.isArray(first) && first.length === 20, `default page has ${first?.length} records, want 20`);
+    assert(first.every((r) => allStrings(r)), `a field is not a string: ${JSON.stringify(first[0])}`);
+    const next = await success(call({ ...window, cursor: first[19].orderId }));
+    assert(next.length === 10, `second page has ${next.length} records, want 10`);
+    assertDescending([...first, ...next].map((r) => r.orderId));
+    const end = await success(call({ ...window, cursor: next[9].orderId }));
+    assert(end.length === 0, `third page has ${end.length} records, want 0`);
+  });
+}
+
+await check('classic key v3 trade fills -> 40084', () => expectFamilyCode(v3(classic).getTradeFills({}), '40084', CLASSIC_ON_V3));
+
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -45,6 +45,7 @@ final class MoneyAdminRoutes {
         // batch may exceed the 1 MB cap of other admin bodies, so it has the seed cap (D28).
         r.post("/admin/v1/records/fills", http.guarded(req -> p.ingestFills(http.readLarge(req, FillBatch.class))));
         r.post("/admin/v1/records/withdrawals", http.guarded(req -> p.ingestWithdrawals(http.readLarge(req, WithdrawalBatch.class))));
+        r.post("/admin/v1/records/deposits", http.guarded(req -> p.ingestDeposits(http.readLarge(req, io.tas.spot.RecordInputs.DepositBatch.class))));
         r.get("/admin/v1/accounts/{uid}/positions", http.guarded(req -> p.positions(longParam(req, "uid")).stream().map(v -> {
             Map<String, Object> m = view(v.position());
             m.put("markPrice", Json.plain(v.markPrice()));

@@ -45,6 +45,10 @@ import io.tas.spot.RecordInputs.WithdrawalBatch;
 import io.tas.spot.RecordInputs.WithdrawalInput;
 import io.tas.spot.SpotDemoData;
 import io.tas.spot.SpotRecords;
+import io.tas.spot.RecordInputs.DepositBatch;
+import io.tas.spot.RecordInputs.DepositInput;
+import io.tas.spot.UnifiedDemoData;
+import io.tas.spot.UnifiedRecords;
 import io.tas.store.Database;
 import io.tas.copytrade.CopyTradeService;
 import io.tas.copytrade.ProfitSummary;
@@ -79,10 +83,12 @@ public final class Provisioning {
     private final StrategyService strategies;
     private final CopyTradeService copyTrading;
     private final SpotRecords spot;
+    private final UnifiedRecords unifiedRecords;
 
     public Provisioning(Database db, Clock clock, AccountService accounts, ApiKeyService keys, MarketService market,
                         RateLimiter limiter, Ledger ledger, LoanService loans, PositionService positions,
-                        PositionHistory history, StrategyService strategies, CopyTradeService copyTrading, SpotRecords spot) {
+                        PositionHistory history, StrategyService strategies, CopyTradeService copyTrading, SpotRecords spot,
+                        UnifiedRecords unifiedRecords) {
         this.strategies = strategies;
         this.copyTrading = copyTrading;
         this.db = db;
@@ -96,6 +102,7 @@ public final class Provisioning {
         this.positions = positions;
         this.history = history;
         this.spot = spot;
+        this.unifiedRecords = unifiedRecords;
     }
 
     /** What a seed created: accounts, and each key with its secret (shown this once). */
@@ -159,7 +166,7 @@ public final class Provisioning {
         if (!closed.isEmpty()) history.ingest(closed);
         if (!spec.strategyOrders().isEmpty()) strategyOrders(a.uid(), spec.strategyOrders());
         if (spec.profitSummary() != null) profitSummary(a.uid(), spec.profitSummary());
-        seedSpotRecords(a.uid(), spec);
+        seedSpotRecords(a, spec);
     }
 
     // --- records (issue 9): strategy orders and the copy-trading profit summary
@@ -174,20 +181,36 @@ public final class Provisioning {
         return copyTrading.put(uid, in);
     }
 
-    /** A seed's fills and withdrawals, listed and generated, in batches of the admin API's size (same checks). */
-    private void seedSpotRecords(long uid, SeedAccount spec) {
+    /**
+     * A seed's fills, withdrawals and deposits, listed and generated, in batches of the admin API's size (same checks).
+     * Generated records are SpotDemoData's for a classic account and UnifiedDemoData's for a unified one.
+     */
+    private void seedSpotRecords(Account a, SeedAccount spec) {
+        long uid = a.uid();
+        boolean unified = a.kind() == AccountKind.UNIFIED;
         List<FillInput> fills = new ArrayList<>(spec.fills());
         List<WithdrawalInput> withdrawals = new ArrayList<>(spec.withdrawals());
+        List<DepositInput> deposits = new ArrayList<>(spec.deposits());
         Generate g = spec.generate();
         if (g != null) {
-            if (g.fills() != null) fills.addAll(SpotDemoData.fills(count("generate.fills", g.fills())));
-            if (g.withdrawals() != null) withdrawals.addAll(SpotDemoData.withdrawals(count("generate.withdrawals", g.withdrawals())));
+            if (g.fills() != null) {
+                int n = count("generate.fills", g.fills());
+                fills.addAll(unified ? UnifiedDemoData.fills(n) : SpotDemoData.fills(n));
+            }
+            if (g.withdrawals() != null) {
+                int n = count("generate.withdrawals", g.withdrawals());
+                withdrawals.addAll(unified ? UnifiedDemoData.withdrawals(n) : SpotDemoData.withdrawals(n));
+            }
+            if (g.deposits() != null) deposits.addAll(UnifiedDemoData.deposits(count("generate.deposits", g.deposits())));
         }
         for (int i = 0; i < fills.size(); i += SpotRecords.MAX_BATCH) {
             spot.ingestFills(uid, fills.subList(i, Math.min(fills.size(), i + SpotRecords.MAX_BATCH)));
         }
         for (int i = 0; i < withdrawals.size(); i += SpotRecords.MAX_BATCH) {
             spot.ingestWithdrawals(uid, withdrawals.subList(i, Math.min(withdrawals.size(), i + SpotRecords.MAX_BATCH)));
+        }
+        for (int i = 0; i < deposits.size(); i += SpotRecords.MAX_BATCH) {
+            unifiedRecords.ingestDeposits(uid, deposits.subList(i, Math.min(deposits.size(), i + SpotRecords.MAX_BATCH)));
         }
     }
 
@@ -203,6 +226,11 @@ public final class Provisioning {
 
     public Map<String, Object> ingestWithdrawals(WithdrawalBatch b) {
         return Map.of("uid", Long.toString(require(b.uid(), "uid")), "stored", spot.ingestWithdrawals(b.uid(), b.records()));
+    }
+
+    /** Deposit records of a unified account (beyond-spec shapes §10), all or nothing (UnifiedRecords). */
+    public Map<String, Object> ingestDeposits(DepositBatch b) {
+        return Map.of("uid", Long.toString(require(b.uid(), "uid")), "stored", unifiedRecords.ingestDeposits(b.uid(), b.records()));
     }
 
     public Account createAccount(SeedAccount a, Long parentUid) {
@@ -261,9 +289,12 @@ public final class Provisioning {
     /** What an admin ledger operation did. */
     public record LedgerResult(String txId, boolean repeated) {}
 
+    /** A deposit to a unified account also leaves a deposit record (UnifiedRecords.recordLedgerDeposit). */
     public LedgerResult deposit(LedgerOp op) {
         if (Ledger.checkAmount("amount", op.amount()).signum() <= 0) throw new ApiException(ErrorCode.PARAM_ERROR, "amount");
-        return post("deposit", op, Counter.deposit);
+        LedgerResult r = post("deposit", op, Counter.deposit);
+        unifiedRecords.recordLedgerDeposit(op.uid(), Long.parseLong(r.txId()), op.coin(), op.amount(), op.ref());
+        return r;
     }
 
     public LedgerResult adjust(LedgerOp op) {

@@ -86,20 +86,23 @@ public record SeedFile(List<SeedInstrument> instruments, List<SeedTicker> ticker
                               List<io.tas.position.PositionHistory.Series> historyPositionSeries,
                               List<io.tas.strategy.StrategyInput> strategyOrders,
                               io.tas.copytrade.ProfitSummaryInput profitSummary,
-                              List<FillInput> fills, List<WithdrawalInput> withdrawals, Generate generate) {
+                              List<FillInput> fills, List<WithdrawalInput> withdrawals, Generate generate,
+                              List<io.tas.spot.RecordInputs.DepositInput> deposits) {
         /** An account without issue 9's records (the fields before they existed). */
         public SeedAccount(Long uid, String username, AccountKind accountMode, AccountType type, AccountStatus status, String note,
                            String inviterId, String channelCode, String channel, Boolean realityAllowed, Long createdTime,
                            SeedSettings settings, List<SeedAccount> subAccounts, List<SeedKey> apiKeys, List<SeedBalance> balances,
                            List<SeedPosition> positions) {
             this(uid, username, accountMode, type, status, note, inviterId, channelCode, channel, realityAllowed, createdTime,
-                    settings, subAccounts, apiKeys, balances, positions, null, null, null, null, null, null, null);
+                    settings, subAccounts, apiKeys, balances, positions, null, null, null, null, null, null, null, null);
         }
 
         public List<SeedAccount> subAccounts() { return subAccounts == null ? List.of() : subAccounts; }
-        /** Spot fills and withdrawal records (§2.17, §2.18; classic accounts only), as the admin batch calls take them. */
+        /** Fills and withdrawal records (§2.17, §2.18 for a classic account; beyond-spec shapes §9, §11 for a unified one). */
         public List<FillInput> fills() { return fills == null ? List.of() : fills; }
         public List<WithdrawalInput> withdrawals() { return withdrawals == null ? List.of() : withdrawals; }
+        /** Deposit records (beyond-spec shapes §10; unified accounts only), as the admin batch call takes them. */
+        public List<io.tas.spot.RecordInputs.DepositInput> deposits() { return deposits == null ? List.of() : deposits; }
         public List<SeedKey> apiKeys() { return apiKeys == null ? List.of() : apiKeys; }
         public List<SeedBalance> balances() { return balances == null ? List.of() : balances; }
         public List<SeedPosition> positions() { return positions == null ? List.of() : positions; }

@@ -23,7 +23,8 @@ import java.util.concurrent.Callable;
                 AdminCommand.Adjust.class, AdminCommand.Borrow.class, AdminCommand.OpenPosition.class, AdminCommand.HistoryPositions.class,
                 AdminCommand.Balances.class, AdminCommand.LedgerCheck.class, AdminCommand.ClockAdvance.class,
                 AdminCommand.RunDue.class, AdminCommand.StrategyOrders.class, AdminCommand.ProfitSummary.class,
-                AdminCommand.IngestFills.class, AdminCommand.IngestWithdrawals.class})
+                AdminCommand.IngestFills.class, AdminCommand.IngestWithdrawals.class,
+                AdminCommand.IngestDeposits.class})
 public final class AdminCommand {
     @Spec CommandSpec spec;
     @Option(names = "--admin-url", defaultValue = "${env:TAS_ADMIN_URL:-http://127.0.0.1:8081}") String adminUrl;
@@ -184,8 +185,8 @@ public final class AdminCommand {
     /** A subcommand that sends a file of records (a JSON array) as one batch for --uid. */
     abstract static class Ingest implements Callable<Integer> {
         @ParentCommand AdminCommand admin;
-        @Option(names = "--uid", required = true, description = "the classic account the records belong to") long uid;
-        @Parameters(description = "a JSON array of records (at most 10,000), fields as in §2.17 / §2.18 plus optional \"ago\"") Path file;
+        @Option(names = "--uid", required = true, description = "the account the records belong to") long uid;
+        @Parameters(description = "a JSON array of records (at most 10,000), fields as in §2.17 / §2.18 (deposits: beyond-spec shapes §10) plus optional \"ago\"") Path file;
         abstract String path();
         public Integer call() throws Exception {
             String records = Files.readString(file).strip();
@@ -194,9 +195,12 @@ public final class AdminCommand {
         }
     }
 
-    @Command(name = "ingest-fills", description = "Store spot fills (§2.17) of a classic account, all or nothing: --uid UID FILE.json.")
+    @Command(name = "ingest-fills", description = "Store fills (§2.17; a unified account's may name a category and execPnl), all or nothing: --uid UID FILE.json.")
     static final class IngestFills extends Ingest { String path() { return "/admin/v1/records/fills"; } }
 
-    @Command(name = "ingest-withdrawals", description = "Store withdrawal records (§2.18) of a classic account, all or nothing: --uid UID FILE.json.")
+    @Command(name = "ingest-withdrawals", description = "Store withdrawal records (§2.18) of an account, all or nothing: --uid UID FILE.json.")
     static final class IngestWithdrawals extends Ingest { String path() { return "/admin/v1/records/withdrawals"; } }
+
+    @Command(name = "ingest-deposits", description = "Store deposit records of a unified account, all or nothing: --uid UID FILE.json.")
+    static final class IngestDeposits extends Ingest { String path() { return "/admin/v1/records/deposits"; } }
 }

@@ -58,7 +58,12 @@ public enum Endpoint {
     // Not in the spec's 30: the unified-account reads ccxt uses with UTA (beyond-spec shapes §7-8); signed, per UID.
     // Permissions as the nearest spec rows: account reads need UTA management, position reads UTA trade (read is enough).
     UTA_ASSETS("GET", "/api/v3/account/assets", Permission.UTA_MGT, Access.READ, 20, Scope.UID, Family.UNIFIED, "-"),
-    UTA_CURRENT_POSITION("GET", "/api/v3/position/current-position", Permission.UTA_TRADE, Access.READ, 20, Scope.UID, Family.UNIFIED, "-");
+    UTA_CURRENT_POSITION("GET", "/api/v3/position/current-position", Permission.UTA_TRADE, Access.READ, 20, Scope.UID, Family.UNIFIED, "-"),
+    // The unified records ccxt reads (beyond-spec shapes §9-11), permission and limit as the platform's pages give them:
+    // fills UTA trade (read) 20/s, deposit records UTA mgt (read) 10/s; withdrawal records as deposit records.
+    UTA_FILLS("GET", "/api/v3/trade/fills", Permission.UTA_TRADE, Access.READ, 20, Scope.UID, Family.UNIFIED, "-"),
+    UTA_WITHDRAWAL_RECORDS("GET", "/api/v3/account/withdrawal-records", Permission.UTA_MGT, Access.READ, 10, Scope.UID, Family.UNIFIED, "-"),
+    UTA_DEPOSIT_RECORDS("GET", "/api/v3/account/deposit-records", Permission.UTA_MGT, Access.READ, 10, Scope.UID, Family.UNIFIED, "-");
 
     /** Whether a read-only key may call the row. */
     public enum Access { READ, WRITE }

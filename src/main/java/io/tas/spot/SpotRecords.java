@@ -25,9 +25,10 @@ import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
 /**
- * Spot fills (§2.17) and withdrawal records (§2.18) of classic accounts: ingestion for the admin API, the CLI and
- * seeds, and the two §4.5 reads. A batch is all or nothing: the first invalid record is refused (40019, 40020,
- * 40808 or 40017, naming records[i] and the field) and nothing of the batch is stored.
+ * Fills and withdrawal records of both account families: ingestion for the admin API, the CLI and seeds, and the two
+ * §4.5 reads (classic accounts; the v3 reads of unified accounts are UnifiedRecords). A batch is all or nothing: the
+ * first invalid record is refused (40019, 40020, 40808 or 40017, naming records[i] and the field) and nothing of the
+ * batch is stored.
  */
 public final class SpotRecords {
     /** Records per ingest call: 10k fills are ~3.5 MB of JSON and one JDBC batch. */
@@ -38,6 +39,8 @@ public final class SpotRecords {
     private static final Set<String> ORDER_TYPES = Set.of("limit", "market");
     private static final Set<String> SIDES = Set.of("buy", "sell");
     private static final Set<String> SCOPES = Set.of("taker", "maker"); // §2.17 tradeScope
+    /** beyond-spec shapes §9: the product types of a v3 fill. */
+    static final Set<String> CATEGORIES = Set.of("SPOT", "MARGIN", "USDT-FUTURES", "COIN-FUTURES", "USDC-FUTURES");
     private static final Set<String> DEDUCTIONS = Set.of("yes", "no");
     private static final Set<String> DESTS = Set.of("on_chain", "internal_transfer"); // §2.18 dest
     private static final Set<String> STATUSES = Set.of("pending", "fail", "success"); // §2.18 status
@@ -61,18 +64,18 @@ public final class SpotRecords {
 
     /** Checks every record, mints missing IDs in cTime order, and stores the batch in one transaction; returns the count. */
     public int ingestFills(Long uid, List<FillInput> records) {
-        long owner = classicAccount(uid);
+        Account account = account(uid);
+        long owner = account.uid();
         checkSize(records);
         long now = clock.millis();
         List<SpotFill> rows = new ArrayList<>(records.size());
-        for (int i = 0; i < records.size(); i++) rows.add(fill(owner, i, records.get(i), now));
+        for (int i = 0; i < records.size(); i++) rows.add(fill(owner, account.kind(), i, records.get(i), now));
         for (int i : byTime(rows, SpotFill::cTime)) {
             SpotFill f = rows.get(i);
             if (f.tradeId() != 0 && f.orderId() != 0) continue;
             long tradeId = f.tradeId() != 0 ? f.tradeId() : ids.next();
             long orderId = f.orderId() != 0 ? f.orderId() : ids.next(); // an absent orderId: the fill is its own order
-            rows.set(i, new SpotFill(f.uid(), tradeId, orderId, f.symbol(), f.orderType(), f.side(), f.priceAvg(), f.size(), f.amount(),
-                    f.tradeScope(), f.deduction(), f.feeCoin(), f.totalDeductionFee(), f.totalFee(), f.cTime(), f.uTime()));
+            rows.set(i, f.withIds(tradeId, orderId));
         }
         List<Long> given = givenIds(records.stream().map(FillInput::tradeId).toList(), "tradeId");
         List<SpotFill> stored = rows;
@@ -86,7 +89,7 @@ public final class SpotRecords {
     }
 
     public int ingestWithdrawals(Long uid, List<WithdrawalInput> records) {
-        long owner = classicAccount(uid);
+        long owner = account(uid).uid();
         checkSize(records);
         long now = clock.millis();
         List<Withdrawal> rows = new ArrayList<>(records.size());
@@ -108,18 +111,16 @@ public final class SpotRecords {
         return rows.size();
     }
 
-    /** These rows are served by v2 (classic) endpoints only (issue 9): a unified account's records would never be readable. */
-    private long classicAccount(Long uid) {
+    /**
+     * Either family (issue 10): a classic account's records are read through the v2 rows, a unified account's through
+     * the v3 rows (beyond-spec shapes §9, §11); the catalog's family guard keeps each row to its own family.
+     */
+    private Account account(Long uid) {
         if (uid == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "uid");
-        Account a = accounts.find(uid).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "uid"));
-        if (a.kind() != AccountKind.CLASSIC) {
-            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED,
-                    "uid " + uid + " is a " + a.kind() + " account; fills and withdrawals are served to CLASSIC accounts only");
-        }
-        return uid;
+        return accounts.find(uid).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "uid"));
     }
 
-    private static void checkSize(List<?> records) {
+    static void checkSize(List<?> records) {
         if (records == null || records.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, "records");
         if (records.size() > MAX_BATCH) {
             throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "at most " + MAX_BATCH + " records per call, got " + records.size());
@@ -130,13 +131,13 @@ public final class SpotRecords {
      * Indices in cTime order (stable): missing IDs (0 here) are minted in that order, so a feed's records page
      * newest-first in the order they happened; a later call's records get later IDs (IdGenerator is time-ordered).
      */
-    private static <T> int[] byTime(List<T> rows, java.util.function.ToLongFunction<T> cTime) {
+    static <T> int[] byTime(List<T> rows, java.util.function.ToLongFunction<T> cTime) {
         return IntStream.range(0, rows.size()).boxed().sorted(Comparator.comparingLong(i -> cTime.applyAsLong(rows.get(i))))
                 .mapToInt(Integer::intValue).toArray();
     }
 
     /** The feed's own IDs: positive and unique within the batch. */
-    private static List<Long> givenIds(List<Long> values, String field) {
+    static List<Long> givenIds(List<Long> values, String field) {
         Set<Long> seen = new HashSet<>();
         List<Long> out = new ArrayList<>();
         for (int i = 0; i < values.size(); i++) {
@@ -148,7 +149,7 @@ public final class SpotRecords {
         return out;
     }
 
-    private static ApiException duplicate(List<Long> values, List<Long> taken, String field) {
+    static ApiException duplicate(List<Long> values, List<Long> taken, String field) {
         Set<Long> t = new HashSet<>(taken);
         for (int i = 0; i < values.size(); i++) {
             if (values.get(i) != null && t.contains(values.get(i))) {
@@ -158,7 +159,7 @@ public final class SpotRecords {
         return new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, field + " already exists");
     }
 
-    private static SpotFill fill(long uid, int i, FillInput r, long now) {
+    private static SpotFill fill(long uid, AccountKind kind, int i, FillInput r, long now) {
         String p = "records[" + i + "].";
         if (r == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "records[" + i + "]");
         long tradeId = id(p + "tradeId", r.tradeId());
@@ -182,9 +183,15 @@ public final class SpotRecords {
         String feeCoin = coin(p + "feeDetail.feeCoin", fee.feeCoin());
         BigDecimal deducted = fee.totalDeductionFee() == null ? BigDecimal.ZERO : Ledger.checkAmount(p + "feeDetail.totalDeductionFee", fee.totalDeductionFee());
         BigDecimal total = fee.totalFee() == null ? BigDecimal.ZERO : Ledger.checkAmount(p + "feeDetail.totalFee", fee.totalFee());
+        // A classic account's fills are read as §2.17 spot fills only; a unified account's may be of any v3 category (§9).
+        String category = oneOf(p + "category", r.category() == null ? "SPOT" : r.category(), CATEGORIES);
+        if (kind == AccountKind.CLASSIC && !category.equals("SPOT")) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, p + "category " + category + ": a CLASSIC account's fills are SPOT fills");
+        }
+        BigDecimal execPnl = r.execPnl() == null ? BigDecimal.ZERO : Ledger.checkAmount(p + "execPnl", r.execPnl());
         long[] t = times(p, r.cTime(), r.uTime(), r.ago(), now);
         return new SpotFill(uid, tradeId, orderId, symbol, orderType, side, price, size, amount, scope, deduction, feeCoin,
-                deducted, total, t[0], t[1]);
+                deducted, total, t[0], t[1], category, execPnl);
     }
 
     private static Withdrawal withdrawal(long uid, int i, WithdrawalInput r, long now) {
@@ -206,11 +213,16 @@ public final class SpotRecords {
     }
 
     /** cTime (or now - ago, or now) and uTime (default cTime); cTime <= uTime. */
-    private static long[] times(String p, Long cTime, Long uTime, String ago, long now) {
-        if (cTime != null && ago != null) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, p + "cTime and " + p + "ago are exclusive");
+    static long[] times(String p, Long cTime, Long uTime, String ago, long now) {
+        return times(p, "cTime", "uTime", cTime, uTime, ago, now);
+    }
+
+    /** As above, the two times named as the record names them (v3 records: createdTime, updatedTime). */
+    static long[] times(String p, String cName, String uName, Long cTime, Long uTime, String ago, long now) {
+        if (cTime != null && ago != null) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, p + cName + " and " + p + "ago are exclusive");
         long c;
         if (cTime != null) {
-            if (cTime < 0) throw new ApiException(ErrorCode.PARAM_ERROR, p + "cTime");
+            if (cTime < 0) throw new ApiException(ErrorCode.PARAM_ERROR, p + cName);
             c = cTime;
         } else if (ago != null) {
             Duration d;
@@ -225,42 +237,42 @@ public final class SpotRecords {
             c = now;
         }
         long u = uTime == null ? c : uTime;
-        if (u < c) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, p + "uTime " + u + " is before cTime " + c);
+        if (u < c) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, p + uName + " " + u + " is before " + cName + " " + c);
         return new long[]{c, u};
     }
 
     /** A given ID must be positive; absent is 0 (minted later). */
-    private static long id(String name, Long v) {
+    static long id(String name, Long v) {
         if (v == null) return 0;
         if (v <= 0) throw new ApiException(ErrorCode.PARAM_ERROR, name);
         return v;
     }
 
-    private static String text(String name, String v, Pattern pattern) {
+    static String text(String name, String v, Pattern pattern) {
         if (v == null || v.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, name);
         if (!pattern.matcher(v).matches()) throw new ApiException(ErrorCode.PARAM_ERROR, name);
         return v;
     }
 
-    private static String optional(String name, String v, int max) {
+    static String optional(String name, String v, int max) {
         if (v == null) return "";
         if (v.length() > max) throw new ApiException(ErrorCode.PARAM_VERIFICATION_EXCEPTION, name + " is longer than " + max + " characters");
         return v;
     }
 
-    private static String oneOf(String name, String v, Set<String> allowed) {
+    static String oneOf(String name, String v, Set<String> allowed) {
         if (v == null || v.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, name);
         if (!allowed.contains(v)) throw new ApiException(ErrorCode.PARAM_ERROR, name);
         return v;
     }
 
-    private static String coin(String name, String v) {
+    static String coin(String name, String v) {
         if (v == null || v.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, name);
         if (!LedgerTypes.isCoin(v)) throw new ApiException(ErrorCode.PARAM_ERROR, name);
         return v;
     }
 
-    private static BigDecimal positive(String name, BigDecimal v) {
+    static BigDecimal positive(String name, BigDecimal v) {
         Ledger.checkAmount(name, v);
         if (v.signum() <= 0) throw new ApiException(ErrorCode.PARAM_ERROR, name);
         return v;
@@ -275,17 +287,11 @@ public final class SpotRecords {
     public record WithdrawalQuery(String coin, String clientOid, Long orderId, long startTime, long endTime, int limit, Long idLessThan) {}
 
     /**
+     * A §4.5.1 page of spot fills, each as its stored §2.17 JSON (D75: rendered once at insert, fills never change).
      * §4.5.1 / §8: only the last 90 days of fills exist for the reader (an older startTime is clamped, not refused),
      * and a given interval is at most 90 days. Without endTime the window ends now; without startTime it starts
      * 90 days before its end.
      */
-    public List<SpotFill> fills(long uid, FillQuery q) {
-        long[] w = fillWindow(q);
-        if (w == null) return List.of();
-        return db.read(dsl -> store.fills(dsl, uid, q.symbol(), q.orderId(), w[0], w[1], q.idLessThan(), q.limit()));
-    }
-
-    /** The same page as {@link #fills} as each fill's stored §2.17 JSON (rendered once at insert: fills never change). */
     public List<String> fillPage(long uid, FillQuery q) {
         long[] w = fillWindow(q);
         if (w == null) return List.of();

@@ -17,11 +17,12 @@ final class SpotStore {
         var batch = dsl.batch(dsl.insertInto(SPOT_FILL, SPOT_FILL.UID, SPOT_FILL.TRADE_ID, SPOT_FILL.ORDER_ID, SPOT_FILL.SYMBOL,
                 SPOT_FILL.ORDER_TYPE, SPOT_FILL.SIDE, SPOT_FILL.PRICE_AVG, SPOT_FILL.SIZE, SPOT_FILL.AMOUNT, SPOT_FILL.TRADE_SCOPE,
                 SPOT_FILL.DEDUCTION, SPOT_FILL.FEE_COIN, SPOT_FILL.TOTAL_DEDUCTION_FEE, SPOT_FILL.TOTAL_FEE, SPOT_FILL.C_TIME,
-                SPOT_FILL.U_TIME, SPOT_FILL.WIRE_JSON).values((Long) null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null));
+                SPOT_FILL.U_TIME, SPOT_FILL.CATEGORY, SPOT_FILL.EXEC_PNL, SPOT_FILL.WIRE_JSON)
+                .values((Long) null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
         for (SpotFill f : fills) {
             batch.bind(f.uid(), f.tradeId(), f.orderId(), f.symbol(), f.orderType(), f.side(), f.priceAvg(), f.size(), f.amount(),
-                    f.tradeScope(), f.deduction(), f.feeCoin(), f.totalDeductionFee(), f.totalFee(), f.cTime(), f.uTime(), FillWire.json(f));
+                    f.tradeScope(), f.deduction(), f.feeCoin(), f.totalDeductionFee(), f.totalFee(), f.cTime(), f.uTime(),
+                    f.category(), f.execPnl(), FillWire.json(f));
         }
         batch.execute();
     }
@@ -51,26 +52,33 @@ final class SpotStore {
                 .where(WITHDRAWAL_RECORD.UID.eq(uid).and(WITHDRAWAL_RECORD.ORDER_ID.in(ids))).fetch(WITHDRAWAL_RECORD.ORDER_ID);
     }
 
-    /** §4.5.1: newest tradeId first, strictly below the cursor, inside [from, to] on cTime. */
-    List<SpotFill> fills(DSLContext dsl, long uid, String symbol, Long orderId, long from, long to, Long idLessThan, int limit) {
-        return dsl.selectFrom(SPOT_FILL).where(fillPage(uid, symbol, orderId, from, to, idLessThan)).orderBy(SPOT_FILL.TRADE_ID.desc()).limit(limit)
-                .fetch(r -> new SpotFill(r.getUid(), r.getTradeId(), r.getOrderId(), r.getSymbol(), r.getOrderType(), r.getSide(),
-                        r.getPriceAvg(), r.getSize(), r.getAmount(), r.getTradeScope(), r.getDeduction(), r.getFeeCoin(),
-                        r.getTotalDeductionFee(), r.getTotalFee(), r.getCTime(), r.getUTime()));
-    }
-
-    /** The same page as {@link #fills}, each fill as its stored wire JSON: one narrow column, no numeric decoding. */
+    /**
+     * §4.5.1: newest tradeId first, strictly below the cursor, inside [from, to] on cTime, each fill as its stored wire
+     * JSON (D75): one narrow column, no numeric decoding.
+     */
     List<String> fillJson(DSLContext dsl, long uid, String symbol, Long orderId, long from, long to, Long idLessThan, int limit) {
-        return dsl.select(SPOT_FILL.WIRE_JSON).from(SPOT_FILL).where(fillPage(uid, symbol, orderId, from, to, idLessThan))
-                .orderBy(SPOT_FILL.TRADE_ID.desc()).limit(limit).fetch(SPOT_FILL.WIRE_JSON);
-    }
-
-    private static Condition fillPage(long uid, String symbol, Long orderId, long from, long to, Long idLessThan) {
-        Condition where = SPOT_FILL.UID.eq(uid).and(SPOT_FILL.C_TIME.between(from, to));
+        // Spot fills only: an account switched from unified to classic keeps its futures and margin fills off this row.
+        Condition where = SPOT_FILL.UID.eq(uid).and(SPOT_FILL.C_TIME.between(from, to)).and(SPOT_FILL.CATEGORY.eq("SPOT"));
         if (symbol != null) where = where.and(SPOT_FILL.SYMBOL.eq(symbol));
         if (orderId != null) where = where.and(SPOT_FILL.ORDER_ID.eq(orderId));
         if (idLessThan != null) where = where.and(SPOT_FILL.TRADE_ID.lt(idLessThan));
-        return where;
+        return dsl.select(SPOT_FILL.WIRE_JSON).from(SPOT_FILL).where(where).orderBy(SPOT_FILL.TRADE_ID.desc()).limit(limit)
+                .fetch(SPOT_FILL.WIRE_JSON);
+    }
+
+    /** beyond-spec shapes §9 (v3 fills): as fills, with a category filter instead of the symbol one. */
+    List<SpotFill> fillsV3(DSLContext dsl, long uid, String category, Long orderId, long from, long to, Long below, int limit) {
+        Condition where = SPOT_FILL.UID.eq(uid).and(SPOT_FILL.C_TIME.between(from, to));
+        if (category != null) where = where.and(SPOT_FILL.CATEGORY.eq(category));
+        if (orderId != null) where = where.and(SPOT_FILL.ORDER_ID.eq(orderId));
+        if (below != null) where = where.and(SPOT_FILL.TRADE_ID.lt(below));
+        return dsl.selectFrom(SPOT_FILL).where(where).orderBy(SPOT_FILL.TRADE_ID.desc()).limit(limit).fetch(SpotStore::toFill);
+    }
+
+    private static SpotFill toFill(io.tas.store.generated.tables.records.SpotFillRecord r) {
+        return new SpotFill(r.getUid(), r.getTradeId(), r.getOrderId(), r.getSymbol(), r.getOrderType(), r.getSide(), r.getPriceAvg(),
+                r.getSize(), r.getAmount(), r.getTradeScope(), r.getDeduction(), r.getFeeCoin(), r.getTotalDeductionFee(), r.getTotalFee(),
+                r.getCTime(), r.getUTime(), r.getCategory(), r.getExecPnl());
     }
 
     /** §4.5.2: newest orderId first, strictly below the cursor, inside [from, to] on cTime. */

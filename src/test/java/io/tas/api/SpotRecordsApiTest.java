@@ -244,9 +244,12 @@ class SpotRecordsApiTest extends SharedServerTest {
         // The account: required, existing, classic; an empty batch and an oversized one are refused.
         assertError(ingest("fills", "{\"records\":[" + good + "]}"), "40019", "Parameter uid cannot be empty");
         assertError(ingest("fills", "{\"uid\":1,\"records\":[" + good + "]}"), "40034", "Parameter uid does not exist");
-        assertError(ingest("fills", "{\"uid\":1000000001,\"records\":[" + good + "]}"), "40017",
-                "Parameter verification failed uid 1000000001 is a UNIFIED account; fills and withdrawals are served to CLASSIC accounts only");
-        assertError(ingest("withdrawals", "{\"uid\":1000000001,\"records\":[" + w + "]}"), "40017", null);
+        // A classic account's fills are spot fills (they are read on v2 spot/trade/fills); unified accounts' are
+        // UnifiedRecordsApiTest's.
+        assertError(ingest("fills", "{\"uid\":" + uid + ",\"records\":[" + good.replace("{\"orderId\"", "{\"category\":\"USDT-FUTURES\",\"orderId\"") + "]}"),
+                "40017", "Parameter verification failed records[0].category USDT-FUTURES: a CLASSIC account's fills are SPOT fills");
+        assertError(ingest("fills", "{\"uid\":" + uid + ",\"records\":[" + good.replace("{\"orderId\"", "{\"category\":\"OPTIONS\",\"orderId\"") + "]}"),
+                "40020", "Parameter records[0].category error");
         assertError(ingest("fills", "{\"uid\":" + uid + ",\"records\":[]}"), "40019", "Parameter records cannot be empty");
         assertError(ingest("fills", batch(uid, 10_001, i -> "{}")), "40017", "Parameter verification failed at most 10000 records per call, got 10001");
     }

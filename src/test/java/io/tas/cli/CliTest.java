@@ -138,6 +138,54 @@ class CliTest {
         assertThat(w.out()).contains("\"orderId\":\"700\"", "\"status\":\"pending\"", "\"type\":\"withdraw\"").doesNotContain("\"size\":\"1\"");
     }
 
+    /**
+     * Issue 10: a unified account's records through the same doors: a seed lists fills with a category, withdrawals and
+     * deposits, tas admin ingest-deposits sends a batch, and the v3 rows read them.
+     */
+    @Test
+    void adminIngestsUnifiedRecordsFromSeedsAndFiles(@TempDir Path dir) throws Exception {
+        Path seed = dir.resolve("unified-records.yaml");
+        Files.writeString(seed, """
+                accounts:
+                  - uid: 1888000400
+                    username: cli-unified-records
+                    apiKeys:
+                      - { accessKey: bg_cli_unified_000000000000400, secret: cli-unified-secret-400, passphrase: CliPass4, permType: read-only }
+                    fills:
+                      - { tradeId: "901", category: USDT-FUTURES, symbol: ETHUSDT, side: sell, priceAvg: "3000", size: "0.5", execPnl: "12.5", feeDetail: { feeCoin: USDT, totalFee: "-0.9" }, ago: PT1H }
+                    withdrawals:
+                      - { orderId: "701", coin: USDT, size: "12", ago: P2D }
+                    deposits:
+                      - { orderId: "601", coin: BTC, size: "0.25", recordId: "0xabc", chain: BTC, ago: P1D }
+                """);
+        Run seeded = tas(admin("seed", seed.toString()));
+        assertThat(seeded.exit()).as(seeded.out()).isZero();
+        Path deposits = dir.resolve("deposits.json");
+        Files.writeString(deposits, "[{\"coin\":\"USDT\",\"size\":\"40\",\"dest\":\"internal_transfer\"}]");
+        Run ingested = tas(admin("ingest-deposits", "--uid", "1888000400", deposits.toString()));
+        assertThat(ingested.exit()).as(ingested.out()).isZero();
+        assertThat(ingested.out()).contains("\"stored\":1");
+        Files.writeString(deposits, "[{\"coin\":\"USDT\",\"size\":\"1\"},{\"coin\":\"USDT\",\"size\":\"1\",\"status\":\"lost\"}]");
+        Run refused = tas(admin("ingest-deposits", "--uid", "1888000400", deposits.toString()));
+        assertThat(refused.exit()).isEqualTo(1);
+        assertThat(refused.out()).contains("\"code\":\"40020\"", "Parameter records[1].status error");
+        String[] creds = {"--base-url", server.baseUrl(), "--key", "bg_cli_unified_000000000000400", "--secret", "cli-unified-secret-400",
+                "--passphrase", "CliPass4"};
+        Run fills = tas(java.util.stream.Stream.concat(java.util.stream.Stream.of("call", "GET", "/api/v3/trade/fills"),
+                java.util.Arrays.stream(creds)).toArray(String[]::new));
+        assertThat(fills.out()).contains("\"execId\":\"901\"", "\"category\":\"USDT-FUTURES\"", "\"execValue\":\"1500\"",
+                "\"fee\":\"0.9\"", "\"execPnl\":\"12.5\"");
+        long now = System.currentTimeMillis();
+        String window = "?startTime=" + (now - 3 * 86_400_000L) + "&endTime=" + (now + 60_000);
+        Run d = tas(java.util.stream.Stream.concat(java.util.stream.Stream.of("call", "GET", "/api/v3/account/deposit-records" + window),
+                java.util.Arrays.stream(creds)).toArray(String[]::new));
+        assertThat(d.out()).contains("\"orderId\":\"601\"", "\"recordId\":\"0xabc\"", "\"size\":\"40\"", "\"dest\":\"internal_transfer\"")
+                .doesNotContain("\"size\":\"1\"");
+        Run w = tas(java.util.stream.Stream.concat(java.util.stream.Stream.of("call", "GET", "/api/v3/account/withdrawal-records" + window),
+                java.util.Arrays.stream(creds)).toArray(String[]::new));
+        assertThat(w.out()).contains("\"orderId\":\"701\"", "\"type\":\"withdraw\"");
+    }
+
     @Test
     void historyPositionsComeFromASeedAndFromTheAdminCommand(@TempDir Path dir) throws Exception {
         long now = System.currentTimeMillis();

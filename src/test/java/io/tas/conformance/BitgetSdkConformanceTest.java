@@ -67,7 +67,11 @@ class BitgetSdkConformanceTest {
                     "ok v2 spot fills paging (3 pages with limit=1)", "ok v2 spot withdrawal records paging",
                     "ok v2 spot withdrawal records without startTime -> 40019",
                     "ok unified key v2 spot fills -> 40085 (http=400 msg=\"You are in Unified Account mode, and the Classic Account API is not supported at this time\")",
-                    "ok unified key v2 withdrawal records -> 40085 (http=400 msg=\"You are in Unified Account mode, and the Classic Account API is not supported at this time\")");
+                    "ok unified key v2 withdrawal records -> 40085 (http=400 msg=\"You are in Unified Account mode, and the Classic Account API is not supported at this time\")",
+                    "ok v3 trade fills paging (cursor) (150 fills)",
+                    "ok v3 withdrawal records paging (cursor = smallest orderId)",
+                    "ok v3 deposit records paging (cursor = smallest orderId)",
+                    "ok classic key v3 trade fills -> 40084 (http=400 msg=\"You are in Classic Account mode, and the Unified Account API is not supported at this time\")");
             assertThat(r.output()).containsPattern("(?m)^\\d+ passed, 0 failed$");
             assertThat(r.exit()).as(r.output()).isZero();
         }
