@@ -310,16 +310,21 @@ function checkTrade(t, r, symbol) {
   near(t.cost, r.amount ?? r.execValue, `${what} cost`);
   near(t.timestamp, r.cTime ?? r.createdTime, `${what} timestamp`);
   const fee = expectedFee(r.feeDetail);
-  same(t.fee?.currency, fee.currency, `${what} fee currency`);
-  near(t.fee?.cost, fee.cost, `${what} fee cost`);
+  if (fee === undefined) {
+    same(t.fee, undefined, `${what} fee (no feeDetail line)`);
+  } else {
+    same(t.fee?.currency, fee.currency, `${what} fee currency`);
+    near(t.fee?.cost, fee.cost, `${what} fee cost`);
+  }
 }
 
 function checkWithdrawal(w, r) {
   const what = `withdrawal ${w.id}`;
   same(w.currency, r.coin, `${what} currency`);
-  // ccxt: amount = size - |fee|, fee = |fee| in the coin.
-  near(w.amount, Number(r.size) - Math.abs(Number(r.fee)), `${what} amount`);
-  near(w.fee?.cost, Math.abs(Number(r.fee)), `${what} fee`);
+  // ccxt: amount = size - |fee|, fee = |fee| in the coin (no fee field: amount = size, no fee).
+  const fee = r.fee === undefined || r.fee === null || r.fee === '' ? 0 : Math.abs(Number(r.fee));
+  near(w.amount, Number(r.size) - fee, `${what} amount`);
+  if (r.fee !== undefined && r.fee !== null && r.fee !== '') near(w.fee?.cost, fee, `${what} fee`);
   same(w.status, { success: 'ok', pending: 'pending', fail: 'failed' }[r.status] ?? r.status, `${what} status`);
   same(w.txid, r.tradeId ?? (r.dest === 'on_chain' ? r.recordId : undefined), `${what} txid`);
   same(w.type, 'withdrawal', `${what} type`);
