@@ -143,7 +143,20 @@ await check('loadMarkets unified', async () => {
   }
   sameSet(Object.keys(markets), want, 'market symbols');
   const swaps = Object.values(markets).filter((m) => m.swap).length;
-  return `(${want.length} markets, ${swaps} perpetual, uta=true)`;
+  // /api/v2/spot/public/coins (always read first): a chain open for withdrawals or deposits, whatever JSON kind the
+  // flag has, must reach ccxt as open (ccxt only counts the string "true").
+  const coins = await publicGet('/api/v2/spot/public/coins');
+  const open = (v) => v === 'true' || v === true;
+  for (const c of coins) {
+    const cur = mainEx.currencies[c.coin];
+    assert(cur, `no currency ${c.coin}`);
+    same(cur.withdraw, c.chains.some((ch) => open(ch.withdrawable)), `${c.coin} withdraw`);
+    same(cur.deposit, c.chains.some((ch) => open(ch.rechargeable)), `${c.coin} deposit`);
+    sameSet(Object.values(cur.networks).map((n) => n.id), c.chains.map((ch) => ch.chain), `${c.coin} networks`);
+  }
+  sameSet(Object.keys(mainEx.currencies), coins.map((c) => c.coin), 'currencies');
+  const active = Object.values(mainEx.currencies).filter((c) => c.active).length;
+  return `(${want.length} markets, ${swaps} perpetual, ${coins.length} currencies, ${active} active, uta=true)`;
 });
 
 await check('loadMarkets classic', async () => {
