@@ -1,18 +1,8 @@
 package io.tas.conformance;
 
-import io.tas.support.Credentials;
 import io.tas.support.Databases;
 import io.tas.support.TestServer;
 import org.junit.jupiter.api.Test;
-
-import java.io.File;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Clock;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,26 +11,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * but for its base URL, against a real server on H2 with rate limits on and the real clock.
  */
 class BitgetSdkConformanceTest {
-    private static final Path DIR = Path.of("conformance");
-
     @Test
     void bitgetApiSdkWorksUnchanged() throws Exception {
-        if (!Files.isDirectory(DIR.resolve("node_modules/bitget-api"))) {
-            Result ci = run(new ProcessBuilder("npm", "ci", "--no-audit", "--no-fund"), 300);
-            assertThat(ci.exit()).as("npm ci\n" + ci.output()).isZero();
-        }
+        NodeConformance.ensureInstalled();
         // A sandbox clock: the script moves domain time forward to finish a switch; signatures stay on the machine's clock.
         try (TestServer server = TestServer.start(Databases.Kind.H2, new io.tas.admin.SandboxClock())) {
             ProcessBuilder pb = new ProcessBuilder("node", "sdk-conformance.mjs");
-            Map<String, String> env = pb.environment();
-            env.put("TAS_BASE_URL", server.baseUrl());
-            env.put("TAS_ADMIN_URL", server.adminUrl());
-            env.put("TAS_ADMIN_TOKEN", TestServer.ADMIN_TOKEN);
-            put(env, "TAS_", Credentials.MAIN_RW);
-            put(env, "TAS_SUB_", Credentials.SUB);
-            put(env, "TAS_CLASSIC_", Credentials.CLASSIC);
-            put(env, "TAS_RO_", Credentials.MAIN_RO);
-            Result r = run(pb, 120);
+            NodeConformance.serverEnv(pb.environment(), server);
+            NodeConformance.Result r = NodeConformance.run(pb, 120);
             System.out.println(r.output());
             assertThat(r.output()).contains("ok wrong secret -> 40009", "ok expired timestamp", "-> 40008",
                     "ok wrong passphrase -> 40012", "ok v3 account settings", "ok v3 sub-account list",
@@ -75,23 +53,5 @@ class BitgetSdkConformanceTest {
             assertThat(r.output()).containsPattern("(?m)^\\d+ passed, 0 failed$");
             assertThat(r.exit()).as(r.output()).isZero();
         }
-    }
-
-    private static void put(Map<String, String> env, String prefix, Credentials c) {
-        env.put(prefix + "API_KEY", c.key());
-        env.put(prefix + "API_SECRET", c.secret());
-        env.put(prefix + "API_PASSPHRASE", c.passphrase());
-    }
-
-    record Result(int exit, String output) {}
-
-    private static Result run(ProcessBuilder pb, int timeoutSeconds) throws IOException, InterruptedException {
-        File log = File.createTempFile("conformance", ".log");
-        Process p = pb.directory(DIR.toFile()).redirectErrorStream(true).redirectOutput(log).start();
-        if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            return new Result(-1, "timed out after " + timeoutSeconds + " s\n" + Files.readString(log.toPath(), StandardCharsets.UTF_8));
-        }
-        return new Result(p.exitValue(), Files.readString(log.toPath(), StandardCharsets.UTF_8));
     }
 }
