@@ -7,9 +7,6 @@
 // same server, so a wrong field name, type or figure fails the check, not only a crash.
 // Prints `ok <method> <family> <summary>` / `FAIL <method> <family>: <details>` per check and a
 // final `N passed, M failed` line; exits 0 only if every check passed.
-//
-// TAS_CCXT_UNIFIED_RECORDS=1 also runs the unified fetchMyTrades / fetchWithdrawals checks
-// (GET /api/v3/trade/fills and /api/v3/account/withdrawal-records, not served on every branch yet).
 import crypto from 'node:crypto';
 import ccxt from 'ccxt';
 
@@ -17,7 +14,6 @@ const env = (name, fallback) => process.env[name] || fallback;
 const baseUrl = env('TAS_BASE_URL', 'http://127.0.0.1:8080').replace(/\/+$/, '');
 const adminUrl = env('TAS_ADMIN_URL', 'http://127.0.0.1:8081').replace(/\/+$/, '');
 const adminToken = env('TAS_ADMIN_TOKEN', 'tas-demo-admin-token');
-const unifiedRecords = env('TAS_CCXT_UNIFIED_RECORDS', '') === '1';
 
 // The demo's credentials (README "Demo data"): unified main 1000000001, unified sub 1000000002, classic sub 1000000005.
 const main = {
@@ -303,7 +299,7 @@ await check('setPositionMode unified', async () => {
   return '(main with open positions -> 25010; unified sub one_way_mode -> hedge_mode -> one_way_mode)';
 });
 
-// ---- unified records (TAS_CCXT_UNIFIED_RECORDS=1) ----
+// ---- unified records (GET /api/v3/trade/fills, /api/v3/account/withdrawal-records) ----
 
 /** ccxt's fee of a fill row: the first feeDetail line; the cost is negated unless deduction is 'yes'. */
 function expectedFee(detail) {
@@ -344,36 +340,34 @@ function checkWithdrawal(w, r) {
   near(w.timestamp, r.cTime ?? r.createdTime, `${what} timestamp`);
 }
 
-if (unifiedRecords) {
-  await check('fetchMyTrades unified', async () => {
-    const raw = await signedGet(main, '/api/v3/trade/fills', { limit: 100 });
-    assert(Array.isArray(raw?.list), `data.list of /api/v3/trade/fills is ${JSON.stringify(raw).slice(0, 100)}`);
-    assert(raw.list.length > 0, 'the unified main account has no fills to compare');
-    const first = raw.list[0];
-    const category = String(first.category).toUpperCase();
-    const settle = (m) => ({ 'USDT-FUTURES': 'USDT', 'USDC-FUTURES': 'USDC' })[category] || m.baseId;
-    const market = Object.values(mainEx.markets).find((m) => m.id === first.symbol
-      && (category === 'SPOT' || category === 'MARGIN' ? m.spot : m.contract && m.settleId === settle(m)));
-    assert(market, `no ccxt market for ${first.category} ${first.symbol}`);
-    const trades = await mainEx.fetchMyTrades(market.symbol, undefined, 100);
-    // ccxt never sends category or symbol to /api/v3/trade/fills and keeps the rows whose symbol id is the market's.
-    const want = raw.list.filter((r) => r.symbol === market.id);
-    sameSet(trades.map((t) => t.id), want.map((r) => r.execId), `${market.symbol} trade ids`);
-    for (const t of trades) checkTrade(t, want.find((r) => r.execId === t.id), market.symbol);
-    return `(${trades.length} ${market.symbol} fills of ${raw.list.length}; first ${trades[0].side} ${trades[0].amount}@${trades[0].price} fee ${trades[0].fee?.cost} ${trades[0].fee?.currency})`;
-  });
+await check('fetchMyTrades unified', async () => {
+  const raw = await signedGet(main, '/api/v3/trade/fills', { limit: 100 });
+  assert(Array.isArray(raw?.list), `data.list of /api/v3/trade/fills is ${JSON.stringify(raw).slice(0, 100)}`);
+  assert(raw.list.length > 0, 'the unified main account has no fills to compare');
+  const first = raw.list[0];
+  const category = String(first.category).toUpperCase();
+  const settle = (m) => ({ 'USDT-FUTURES': 'USDT', 'USDC-FUTURES': 'USDC' })[category] || m.baseId;
+  const market = Object.values(mainEx.markets).find((m) => m.id === first.symbol
+    && (category === 'SPOT' || category === 'MARGIN' ? m.spot : m.contract && m.settleId === settle(m)));
+  assert(market, `no ccxt market for ${first.category} ${first.symbol}`);
+  const trades = await mainEx.fetchMyTrades(market.symbol, undefined, 100);
+  // ccxt never sends category or symbol to /api/v3/trade/fills and keeps the rows whose symbol id is the market's.
+  const want = raw.list.filter((r) => r.symbol === market.id);
+  sameSet(trades.map((t) => t.id), want.map((r) => r.execId), `${market.symbol} trade ids`);
+  for (const t of trades) checkTrade(t, want.find((r) => r.execId === t.id), market.symbol);
+  return `(${trades.length} ${market.symbol} fills of ${raw.list.length}; first ${trades[0].side} ${trades[0].amount}@${trades[0].price} fee ${trades[0].fee?.cost} ${trades[0].fee?.currency})`;
+});
 
-  await check('fetchWithdrawals unified', async () => {
-    const now = Date.now();
-    const raw = await signedGet(main, '/api/v3/account/withdrawal-records', { startTime: now - 29 * 86400000, endTime: now, limit: 100 });
-    assert(Array.isArray(raw), `data of /api/v3/account/withdrawal-records is ${JSON.stringify(raw).slice(0, 100)}, want an array`);
-    assert(raw.length > 0, 'the unified main account has no withdrawal records in the last 29 days');
-    const list = await mainEx.fetchWithdrawals(undefined, now - 29 * 86400000, 100);
-    sameSet(list.map((w) => w.id), raw.map((r) => r.orderId), 'withdrawal ids');
-    for (const w of list) checkWithdrawal(w, raw.find((r) => r.orderId === w.id));
-    return `(${list.length} records; first ${list[0].amount} ${list[0].currency} ${list[0].status} txid ${list[0].txid})`;
-  });
-}
+await check('fetchWithdrawals unified', async () => {
+  const now = Date.now();
+  const raw = await signedGet(main, '/api/v3/account/withdrawal-records', { startTime: now - 29 * 86400000, endTime: now, limit: 100 });
+  assert(Array.isArray(raw), `data of /api/v3/account/withdrawal-records is ${JSON.stringify(raw).slice(0, 100)}, want an array`);
+  assert(raw.length > 0, 'the unified main account has no withdrawal records in the last 29 days');
+  const list = await mainEx.fetchWithdrawals(undefined, now - 29 * 86400000, 100);
+  sameSet(list.map((w) => w.id), raw.map((r) => r.orderId), 'withdrawal ids');
+  for (const w of list) checkWithdrawal(w, raw.find((r) => r.orderId === w.id));
+  return `(${list.length} records; first ${list[0].amount} ${list[0].currency} ${list[0].status} txid ${list[0].txid})`;
+});
 
 // ---- classic demo key ----
 
@@ -418,6 +412,5 @@ await check('fetchWithdrawals classic', async () => {
   return `(${list.length} records, ${usdt.length} USDT; newest ${w.amount} ${w.currency} fee ${w.fee.cost} ${w.status} on ${w.network})`;
 });
 
-if (!unifiedRecords) console.log('skipped fetchMyTrades unified, fetchWithdrawals unified (TAS_CCXT_UNIFIED_RECORDS is not 1)');
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -66,16 +66,13 @@ class CcxtConformanceTest {
     /**
      * conformance/ccxt-conformance.mjs: loadMarkets with nothing preloaded for both families (each key's family
      * auto-detected), then the unified and classic methods, their parsed results compared with the admin API's ledger
-     * and positions and with raw signed calls. The unified fetchMyTrades / fetchWithdrawals checks run only with
-     * TAS_CCXT_UNIFIED_RECORDS=1, to be set here once GET /api/v3/trade/fills and /api/v3/account/withdrawal-records
-     * are served.
+     * and positions and with raw signed calls (unified fetchMyTrades / fetchWithdrawals against the raw v3 rows).
      */
     @Test
     @Order(2)
     void ccxtWorksUnchangedForBothFamilies() throws Exception {
         ProcessBuilder pb = new ProcessBuilder("node", "ccxt-conformance.mjs");
         NodeConformance.serverEnv(pb.environment(), server);
-        pb.environment().remove("TAS_CCXT_UNIFIED_RECORDS");
         long t0 = System.nanoTime();
         NodeConformance.Result r = NodeConformance.run(pb, 120);
         System.out.printf("%s(ccxt run: %d ms)%n", r.output(), (System.nanoTime() - t0) / 1_000_000);
@@ -90,8 +87,9 @@ class CcxtConformanceTest {
                 "ok fetchPositions classic (ETH/USDT:USDT short 0.5@3450 x20, BTC/USDT:USDT long 0.02@96000 x10, BTC/USD:BTC long 0.01@96500 x10)",
                 "ok fetchMyTrades classic (200 fills; BTC/USDT: 100,",
                 "ok fetchWithdrawals classic (45 records, ",
-                "skipped fetchMyTrades unified, fetchWithdrawals unified (TAS_CCXT_UNIFIED_RECORDS is not 1)");
-        assertThat(r.output()).containsPattern("(?m)^10 passed, 0 failed$");
+                "ok fetchMyTrades unified (34 BTC/USD:BTC fills of 100; ",
+                "ok fetchWithdrawals unified (30 records; ");
+        assertThat(r.output()).containsPattern("(?m)^12 passed, 0 failed$");
         assertThat(r.exit()).as(r.output()).isZero();
     }
 
