@@ -45,6 +45,9 @@ import io.tas.risk.DeltaNeutral;
 import io.tas.risk.MaxWithdrawal;
 import io.tas.risk.RiskRoutes;
 import io.tas.ratelimit.RateLimiter;
+import io.tas.reality.RealityConfig;
+import io.tas.reality.RealityRoutes;
+import io.tas.reality.RealityService;
 import io.tas.store.ChangeFeed;
 import io.tas.store.Database;
 import io.tas.store.IdGenerator;
@@ -135,17 +138,19 @@ public final class App implements AutoCloseable {
             AccountSwitchService switches = new AccountSwitchService(db, clock, accounts, ledger, jobs,
                     SwitchConfig.fromEnv(System.getenv()), List.of(SwitchCheck.openPositions(positions), SwitchCheck.pendingOrders(strategies)));
             SpotRecords spot = new SpotRecords(db, clock, ids, accounts);
+            RealityService reality = new RealityService(db, clock, ids, ledger, market, prices, accounts, spot,
+                    conversion.config().platformToken(), RealityConfig.fromEnv(System.getenv(), config.sandbox()));
             RateLimiter limiter = new RateLimiter(config.rateLimitsEnabled(), clock);
             edgeMetrics(metrics, keys, limiter);
 
             // A sandbox clock moved forward moves domain time, not the clocks clients sign with (SandboxClock).
             Clock signatures = clock instanceof SandboxClock sandboxClock ? sandboxClock.machine() : clock;
             Routes routes = routes(features(accounts, market, signatures, conversion, loans, maxWithdrawal, leverage, deltaNeutral, switches,
-                    positions, positionHistory, strategies, copyTrading, spot, ledger, prices));
+                    positions, positionHistory, strategies, copyTrading, spot, ledger, prices, reality));
             RequestPipeline pipeline = new RequestPipeline(routes, new Authenticator(keys, accounts, signatures, config.timestampWindow()),
                     accounts, limiter, clock, config.maxBodyBytes(), metrics);
             Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions,
-                    positionHistory, strategies, copyTrading, spot);
+                    positionHistory, strategies, copyTrading, spot, reality);
             AdminRoutes admin = new AdminRoutes(provisioning, keys, config.adminToken(), clock, metrics,
                     config.adminMaxBodyBytes(), config.seedMaxBytes(), new SandboxControls(config.sandbox(), clock, jobs, db));
             changes.start(); // every subscriber is registered by now
@@ -200,18 +205,19 @@ public final class App implements AutoCloseable {
                                          LoanService loans, MaxWithdrawal maxWithdrawal, LeverageService leverage, DeltaNeutral deltaNeutral,
                                          AccountSwitchService switches, PositionService positions, PositionHistory positionHistory,
                                          StrategyService strategies, CopyTradeService copyTrading, SpotRecords spot,
-                                         Ledger ledger, PriceService prices) {
+                                         Ledger ledger, PriceService prices, RealityService reality) {
         return List.of(new AccountRoutes(accounts), new SubAccountRoutes(accounts), new MarketRoutes(market, signatures),
                 new MetadataRoutes(market),
                 new ConvertRoutes(conversion), new LoanRoutes(loans), new RiskRoutes(maxWithdrawal, deltaNeutral),
                 new LeverageRoutes(leverage), new AccountSwitchRoutes(switches),
                 new PositionRoutes(positions, positionHistory, accounts, market), new StrategyRoutes(strategies),
-                new CopyTradeRoutes(copyTrading), new SpotRoutes(spot), new AssetsRoutes(ledger, prices, positions));
+                new CopyTradeRoutes(copyTrading), new SpotRoutes(spot), new AssetsRoutes(ledger, prices, positions),
+                new RealityRoutes(reality));
     }
 
     /** Which rows have handlers, without starting anything (for the inventory). */
     public static Routes productionRoutes() {
-        return routes(features(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
+        return routes(features(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
     }
 
     /** The production routing: every feature registers its rows. */

@@ -23,7 +23,8 @@ import java.util.concurrent.Callable;
                 AdminCommand.Adjust.class, AdminCommand.Borrow.class, AdminCommand.OpenPosition.class, AdminCommand.HistoryPositions.class,
                 AdminCommand.Balances.class, AdminCommand.LedgerCheck.class, AdminCommand.ClockAdvance.class,
                 AdminCommand.RunDue.class, AdminCommand.StrategyOrders.class, AdminCommand.ProfitSummary.class,
-                AdminCommand.IngestFills.class, AdminCommand.IngestWithdrawals.class})
+                AdminCommand.IngestFills.class, AdminCommand.IngestWithdrawals.class,
+                AdminCommand.RealityAllowList.class, AdminCommand.RealityOrders.class})
 public final class AdminCommand {
     @Spec CommandSpec spec;
     @Option(names = "--admin-url", defaultValue = "${env:TAS_ADMIN_URL:-http://127.0.0.1:8081}") String adminUrl;
@@ -199,4 +200,21 @@ public final class AdminCommand {
 
     @Command(name = "ingest-withdrawals", description = "Store withdrawal records (§2.18) of a classic account, all or nothing: --uid UID FILE.json.")
     static final class IngestWithdrawals extends Ingest { String path() { return "/admin/v1/records/withdrawals"; } }
+
+    @Command(name = "reality-allow", description = "Put an account on the Reality order allow-list (§4.7), or take it off with --off.")
+    static final class RealityAllowList implements Callable<Integer> {
+        @ParentCommand AdminCommand admin;
+        @Parameters(description = "UID") long uid;
+        @Option(names = "--off", description = "take the account off the allow-list") boolean off;
+        public Integer call() throws Exception {
+            return admin.send("POST", "/admin/v1/accounts/" + uid + "/reality-allow-list", "application/json", "{\"allowed\":" + !off + "}");
+        }
+    }
+
+    @Command(name = "reality-orders", description = "Show an account's Reality orders (§4.7), newest first.")
+    static final class RealityOrders implements Callable<Integer> {
+        @ParentCommand AdminCommand admin;
+        @Parameters(description = "UID") long uid;
+        public Integer call() throws Exception { return admin.send("GET", "/admin/v1/accounts/" + uid + "/reality-orders", "application/json", null); }
+    }
 }

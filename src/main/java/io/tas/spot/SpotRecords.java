@@ -108,6 +108,14 @@ public final class SpotRecords {
         return rows.size();
     }
 
+    /**
+     * Fills the service produced itself (simulated Reality execution, §4.7), written in the caller's transaction with
+     * the ledger movements they come from. The caller minted their IDs and checked them; no batch rules apply here.
+     */
+    public void appendExecutionFills(org.jooq.DSLContext dsl, List<SpotFill> fills) {
+        store.insertFills(dsl, fills);
+    }
+
     /** These rows are served by v2 (classic) endpoints only (issue 9): a unified account's records would never be readable. */
     private long classicAccount(Long uid) {
         if (uid == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "uid");
