@@ -30,9 +30,9 @@ import static io.tas.store.generated.Tables.SPOT_FILL;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 10 items 1-2: §4.7 Reality orders with simulated execution, on H2 and PostgreSQL. Each test makes its own
- * Reality pair (a tokenised-stock instrument flagged reality) and its own funded, allow-listed account, so tickers and
- * balances are the test's alone. Amounts are hand-computed in the comments; fee rate 0.1% maker and taker (D72).
+ * Issue 10 items 1-2: §4.7 Reality orders with simulated execution, on H2 and PostgreSQL, on the demo Reality pair
+ * AAPLXUSDT, each test with its own funded account and its own tickers. Amounts are hand-computed in the comments; fee
+ * rate 0.1% maker and taker (D72).
  */
 @ParameterizedClass
 @EnumSource(Databases.Kind.class)
@@ -45,13 +45,15 @@ class RealityOrdersApiTest extends SharedServerTest {
     private String symbol;
     private long uid;
 
-    /** A new Reality pair XnUSDT with the given best ask/bid (sizes 100), and a new account holding the balances. */
+    /**
+     * The demo's Reality pair AAPLXUSDT with the given best ask/bid (sizes 100), and a new account holding the balances.
+     * The pair is shared (the registry of the shared server is read by other tests), so every test leaves no working
+     * order behind: a later ticker update would fill it.
+     */
     private ApiClient setUp(String ask, String bid, boolean allowListed, String... coinAmounts) {
         int n = NAMES.incrementAndGet();
-        base = "RX" + kind.name().charAt(0) + n;
-        symbol = base + "USDT";
-        ok(admin.post("/admin/v1/instruments", "{\"category\":\"SPOT\",\"symbol\":\"" + symbol + "\",\"baseCoin\":\"" + base
-                + "\",\"quoteCoin\":\"USDT\",\"reality\":true}"));
+        base = "AAPLX";
+        symbol = "AAPLXUSDT";
         ticker(ask, "100", bid, "100");
         ApiClient c = server.client(admin.fundedAccount("reality-" + kind + "-" + n, coinAmounts));
         uid = admin.lastUid;
@@ -237,6 +239,8 @@ class RealityOrdersApiTest extends SharedServerTest {
         ok(again);
         assertThat(again.data().get("orderId").asText()).isEqualTo(first.data().get("orderId").asText());
         assertThat(admin.balances(uid)).containsEntry("unified/USDT", "900/100/0");
+        ok(c.post(CANCEL, "{\"symbol\":\"" + symbol + "\",\"clientOid\":\"same\"}"));
+        assertThat(admin.balances(uid)).isEqualTo(before);
         admin.assertConserved();
     }
 
