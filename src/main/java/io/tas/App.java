@@ -134,12 +134,13 @@ public final class App implements AutoCloseable {
             MaxWithdrawal maxWithdrawal = new MaxWithdrawal(db, ledger, prices, positions);
             Jobs jobs = new Jobs(db, clock, JobsConfig.fromEnv(System.getenv()), "tas-node-" + lease.nodeId());
             opened.push(jobs);
-            // Pending orders join these checks as order tables land (SwitchCheck): strategy orders now, Reality orders later.
-            AccountSwitchService switches = new AccountSwitchService(db, clock, accounts, ledger, jobs,
-                    SwitchConfig.fromEnv(System.getenv()), List.of(SwitchCheck.openPositions(positions), SwitchCheck.pendingOrders(strategies)));
             SpotRecords spot = new SpotRecords(db, clock, ids, accounts);
             RealityService reality = new RealityService(db, clock, ids, ledger, market, prices, accounts, spot,
                     conversion.config().platformToken(), RealityConfig.fromEnv(System.getenv(), config.sandbox()));
+            // Pending orders keep an account unified (SwitchCheck): working strategy orders and working Reality orders.
+            AccountSwitchService switches = new AccountSwitchService(db, clock, accounts, ledger, jobs,
+                    SwitchConfig.fromEnv(System.getenv()), List.of(SwitchCheck.openPositions(positions), SwitchCheck.pendingOrders(strategies),
+                    SwitchCheck.workingRealityOrders(reality)));
             RateLimiter limiter = new RateLimiter(config.rateLimitsEnabled(), clock);
             edgeMetrics(metrics, keys, limiter);
 

@@ -259,6 +259,9 @@ public final class RealityService {
         });
     }
 
+    /** How many of uid's orders are still working (live or partially filled): they keep the account unified. */
+    public int workingCount(long uid) { return db.read(dsl -> store.workingCount(dsl, uid)); }
+
     /** The admin view of an account's orders, newest first. */
     public List<RealityOrder> orders(long uid) { return db.read(dsl -> store.ofAccount(dsl, uid, 100)); }
 

@@ -42,6 +42,10 @@ final class RealityStore {
                 .orderBy(REALITY_ORDER.ORDER_ID).fetch(RealityStore::toOrder);
     }
 
+    int workingCount(DSLContext dsl, long uid) {
+        return dsl.fetchCount(REALITY_ORDER, REALITY_ORDER.UID.eq(uid), REALITY_ORDER.STATUS.in(WORKING));
+    }
+
     /** An account's orders, newest first (admin view). */
     List<RealityOrder> ofAccount(DSLContext dsl, long uid, int limit) {
         return dsl.selectFrom(REALITY_ORDER).where(REALITY_ORDER.UID.eq(uid)).orderBy(REALITY_ORDER.ORDER_ID.desc())
