@@ -46,6 +46,7 @@ import io.tas.risk.MaxWithdrawal;
 import io.tas.risk.RiskRoutes;
 import io.tas.ratelimit.RateLimiter;
 import io.tas.reality.RealityConfig;
+import io.tas.reality.RealityPriceFeed;
 import io.tas.reality.RealityRoutes;
 import io.tas.reality.RealityService;
 import io.tas.store.ChangeFeed;
@@ -80,9 +81,11 @@ public final class App implements AutoCloseable {
     private final ChangeFeed changes;
     private final NodeLease lease;
     private final Jobs jobs;
+    private final RealityPriceFeed priceFeed;
 
     private App(Database db, NodeLease lease, ChangeFeed changes, Jobs jobs, WebServer server, Provisioning provisioning, Routes routes,
-                Services services) {
+                Services services, RealityPriceFeed priceFeed) {
+        this.priceFeed = priceFeed;
         this.db = db;
         this.lease = lease;
         this.changes = changes;
@@ -176,7 +179,12 @@ public final class App implements AutoCloseable {
                 throw new IllegalStateException("could not listen on the API address " + config.host() + ":" + config.port()
                         + " or the admin address " + config.adminHost() + ":" + config.adminPort() + " (a port in use?); the log above says why");
             }
-            return new App(db, lease, changes, jobs, server, provisioning, routes, new Services(ledger, conversion, positions, loans, maxWithdrawal, ids, accounts));
+            // The optional random walk of the Reality tickers (off unless TAS_PRICE_FEED=on), once requests can arrive.
+            RealityPriceFeed priceFeed = new RealityPriceFeed(market, reality, clock, RealityPriceFeed.Settings.fromEnv(System.getenv()));
+            opened.push(priceFeed);
+            priceFeed.start();
+            return new App(db, lease, changes, jobs, server, provisioning, routes, new Services(ledger, conversion, positions, loans, maxWithdrawal, ids, accounts),
+                    priceFeed);
         } catch (RuntimeException e) {
             while (!opened.isEmpty()) {
                 try {
@@ -249,6 +257,7 @@ public final class App implements AutoCloseable {
 
     @Override
     public void close() {
+        priceFeed.close();
         server.stop();
         jobs.close(); // running jobs finish (or are given up) while the database is still open
         services.ledger().close();
