@@ -244,6 +244,32 @@ class RealityOrdersApiTest extends SharedServerTest {
         admin.assertConserved();
     }
 
+    @Test
+    void aWorkingOrderKeepsTheAccountUnifiedUntilItIsCancelled() {
+        ApiClient c = setUp("200.5", "200.25", true, "USDT", "1000");
+        Reply placed = c.post(PLACE, order(symbol, "buy", "limit", "1", "100", null));
+        ok(placed);
+        ok(c.post("/api/v3/account/switch", "{}"));
+        runDueAfter(60_000);
+        JsonNode failed = c.get("/api/v3/account/switch-status").data();
+        assertThat(failed.get("status").asText()).isEqualTo("fail");
+        assertThat(failed.get("reason").asText()).isEqualTo("the account has 1 working Reality order");
+        assertThat(admin.balances(uid)).isEqualTo(Map.of("unified/USDT", "900/100/0"));
+
+        ok(c.post(CANCEL, "{\"symbol\":\"" + symbol + "\",\"orderId\":\"" + placed.data().get("orderId").asText() + "\"}"));
+        io.tas.support.ServerPool.nextSecond(kind);
+        ok(c.post("/api/v3/account/switch", "{}"));
+        runDueAfter(60_000);
+        assertThat(c.get("/api/v3/account/switch-status").data().get("status").asText()).isEqualTo("success");
+        assertThat(admin.balances(uid)).isEqualTo(Map.of("spot/USDT", "1000/0/0"));
+        admin.assertConserved();
+    }
+
+    private void runDueAfter(long ms) {
+        ok(admin.post("/admin/v1/sandbox/clock/advance", "{\"ms\":" + ms + "}"));
+        ok(admin.post("/admin/v1/jobs/run-due", ""));
+    }
+
     /** 32 threads x 10 sends of one clientOid: one order, one orderId, one freeze. A server of its own, without rate limits. */
     @Test
     void clientOidReplayRaceGivesOneOrder() throws Exception {
