@@ -470,6 +470,22 @@ await check('classic key history strategy orders -> 40084', () =>
   expectFamilyCode(v3(classic).getHistoryStrategyOrders({ category: 'USDT-FUTURES' }), '40084', CLASSIC_ON_V3));
 
 await check('read-only key profit summary -> 40014', () => expectCode(v3(readOnly).getCopyFuturesProfitSummary(), '40014'));
+
+// ---- issue 10: Reality orders (§4.7, §2.22) on the demo Reality pair AAPLXUSDT; the demo main account is allow-listed ----
+await check('v3 place and cancel a Reality order', async () => {
+  const client = v3();
+  const clientOid = `sdk-reality-${Date.now()}`;
+  // A limit buy far below the market rests (2 USDT frozen) until cancelled.
+  const placed = await success(client.placeRealityOrder({ symbol: 'AAPLXUSDT', side: 'buy', orderType: 'limit', qty: '2', price: '1', clientOid }));
+  assert(isStr(placed?.orderId) && placed.clientOid === clientOid, `place: ${JSON.stringify(placed)}`);
+  const again = await success(client.placeRealityOrder({ symbol: 'AAPLXUSDT', side: 'buy', orderType: 'limit', qty: '2', price: '1', clientOid }));
+  assert(again.orderId === placed.orderId, `the same clientOid gave ${again.orderId}, want ${placed.orderId}`);
+  const cancelled = await success(client.cancelRealityOrder({ symbol: 'AAPLXUSDT', orderId: placed.orderId }));
+  assert(cancelled.orderId === placed.orderId && cancelled.clientOid === clientOid, `cancel: ${JSON.stringify(cancelled)}`);
+});
+
+await check('v3 Reality order on a pair that is not a Reality pair -> 25100', () =>
+  expectCode(v3().placeRealityOrder({ symbol: 'BTCUSDT', side: 'buy', orderType: 'limit', qty: '1', price: '1' }), '25100'));
 // ---- issue 9: spot fills (§2.17, §4.5.1) and withdrawal records (§2.18, §4.5.2) with the classic demo key ----
 const allStrings = (o, except = []) => Object.entries(o).every(([k, v]) => except.includes(k) || isStr(v));
 

@@ -45,6 +45,10 @@ import io.tas.risk.DeltaNeutral;
 import io.tas.risk.MaxWithdrawal;
 import io.tas.risk.RiskRoutes;
 import io.tas.ratelimit.RateLimiter;
+import io.tas.reality.RealityConfig;
+import io.tas.reality.RealityPriceFeed;
+import io.tas.reality.RealityRoutes;
+import io.tas.reality.RealityService;
 import io.tas.store.ChangeFeed;
 import io.tas.store.Database;
 import io.tas.store.IdGenerator;
@@ -79,9 +83,11 @@ public final class App implements AutoCloseable {
     private final ChangeFeed changes;
     private final NodeLease lease;
     private final Jobs jobs;
+    private final RealityPriceFeed priceFeed;
 
     private App(Database db, NodeLease lease, ChangeFeed changes, Jobs jobs, WebServer server, Provisioning provisioning, Routes routes,
-                Services services) {
+                Services services, RealityPriceFeed priceFeed) {
+        this.priceFeed = priceFeed;
         this.db = db;
         this.lease = lease;
         this.changes = changes;
@@ -133,22 +139,25 @@ public final class App implements AutoCloseable {
             MaxWithdrawal maxWithdrawal = new MaxWithdrawal(db, ledger, prices, positions);
             Jobs jobs = new Jobs(db, clock, JobsConfig.fromEnv(System.getenv()), "tas-node-" + lease.nodeId());
             opened.push(jobs);
-            // Pending orders join these checks as order tables land (SwitchCheck): strategy orders now, Reality orders later.
-            AccountSwitchService switches = new AccountSwitchService(db, clock, accounts, ledger, jobs,
-                    SwitchConfig.fromEnv(System.getenv()), List.of(SwitchCheck.openPositions(positions), SwitchCheck.pendingOrders(strategies)));
             SpotRecords spot = new SpotRecords(db, clock, ids, accounts);
             UnifiedRecords unifiedRecords = new UnifiedRecords(db, clock, ids, accounts);
+            RealityService reality = new RealityService(db, clock, ids, ledger, market, prices, accounts, spot,
+                    conversion.config().platformToken(), RealityConfig.fromEnv(System.getenv(), config.sandbox()));
+            // Pending orders keep an account unified (SwitchCheck): working strategy orders and working Reality orders.
+            AccountSwitchService switches = new AccountSwitchService(db, clock, accounts, ledger, jobs,
+                    SwitchConfig.fromEnv(System.getenv()), List.of(SwitchCheck.openPositions(positions), SwitchCheck.pendingOrders(strategies),
+                    SwitchCheck.workingRealityOrders(reality)));
             RateLimiter limiter = new RateLimiter(config.rateLimitsEnabled(), clock);
             edgeMetrics(metrics, keys, limiter);
 
             // A sandbox clock moved forward moves domain time, not the clocks clients sign with (SandboxClock).
             Clock signatures = clock instanceof SandboxClock sandboxClock ? sandboxClock.machine() : clock;
             Routes routes = routes(features(accounts, market, signatures, conversion, loans, maxWithdrawal, leverage, deltaNeutral, switches,
-                    positions, positionHistory, strategies, copyTrading, spot, ledger, prices, unifiedRecords));
+                    positions, positionHistory, strategies, copyTrading, spot, ledger, prices, unifiedRecords, reality));
             RequestPipeline pipeline = new RequestPipeline(routes, new Authenticator(keys, accounts, signatures, config.timestampWindow()),
                     accounts, limiter, clock, config.maxBodyBytes(), metrics);
             Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions,
-                    positionHistory, strategies, copyTrading, spot, unifiedRecords);
+                    positionHistory, strategies, copyTrading, spot, unifiedRecords, reality);
             AdminRoutes admin = new AdminRoutes(provisioning, keys, config.adminToken(), clock, metrics,
                     config.adminMaxBodyBytes(), config.seedMaxBytes(), new SandboxControls(config.sandbox(), clock, jobs, db));
             changes.start(); // every subscriber is registered by now
@@ -173,7 +182,12 @@ public final class App implements AutoCloseable {
                 throw new IllegalStateException("could not listen on the API address " + config.host() + ":" + config.port()
                         + " or the admin address " + config.adminHost() + ":" + config.adminPort() + " (a port in use?); the log above says why");
             }
-            return new App(db, lease, changes, jobs, server, provisioning, routes, new Services(ledger, conversion, positions, loans, maxWithdrawal, ids, accounts));
+            // The optional random walk of the Reality tickers (off unless TAS_PRICE_FEED=on), once requests can arrive.
+            RealityPriceFeed priceFeed = new RealityPriceFeed(market, reality, clock, RealityPriceFeed.Settings.fromEnv(System.getenv()));
+            opened.push(priceFeed);
+            priceFeed.start();
+            return new App(db, lease, changes, jobs, server, provisioning, routes, new Services(ledger, conversion, positions, loans, maxWithdrawal, ids, accounts),
+                    priceFeed);
         } catch (RuntimeException e) {
             while (!opened.isEmpty()) {
                 try {
@@ -203,19 +217,20 @@ public final class App implements AutoCloseable {
                                          LoanService loans, MaxWithdrawal maxWithdrawal, LeverageService leverage, DeltaNeutral deltaNeutral,
                                          AccountSwitchService switches, PositionService positions, PositionHistory positionHistory,
                                          StrategyService strategies, CopyTradeService copyTrading, SpotRecords spot,
-                                         Ledger ledger, PriceService prices, UnifiedRecords unifiedRecords) {
+                                         Ledger ledger, PriceService prices, UnifiedRecords unifiedRecords, RealityService reality) {
         return List.of(new AccountRoutes(accounts), new SubAccountRoutes(accounts), new MarketRoutes(market, signatures),
                 new MetadataRoutes(market),
                 new ConvertRoutes(conversion), new LoanRoutes(loans), new RiskRoutes(maxWithdrawal, deltaNeutral),
                 new LeverageRoutes(leverage), new AccountSwitchRoutes(switches),
                 new PositionRoutes(positions, positionHistory, accounts, market), new StrategyRoutes(strategies),
                 new CopyTradeRoutes(copyTrading), new SpotRoutes(spot), new AssetsRoutes(ledger, prices, positions),
-                new UnifiedRecordsRoutes(unifiedRecords));
+                new UnifiedRecordsRoutes(unifiedRecords),
+                new RealityRoutes(reality));
     }
 
     /** Which rows have handlers, without starting anything (for the inventory). */
     public static Routes productionRoutes() {
-        return routes(features(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
+        return routes(features(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
     }
 
     /** The production routing: every feature registers its rows. */
@@ -246,6 +261,7 @@ public final class App implements AutoCloseable {
 
     @Override
     public void close() {
+        priceFeed.close();
         server.stop();
         jobs.close(); // running jobs finish (or are given up) while the database is still open
         services.ledger().close();

@@ -216,6 +216,12 @@ public final class AccountService implements AutoCloseable {
         write(uid, dsl -> store.updateKind(dsl, uid, kind, now));
     }
 
+    /** §4.7 allow-list (admin-managed). */
+    public void setRealityAllowed(long uid, boolean allowed) {
+        long now = clock.millis();
+        write(uid, dsl -> store.updateRealityAllowed(dsl, uid, allowed, now));
+    }
+
     /** Drops this node's cached account and settings of uid: call after the commit of a change made in a transaction. */
     public void dropCached(long uid) { invalidate(accountTopic(uid)); }
 

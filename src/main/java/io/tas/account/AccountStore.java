@@ -235,6 +235,11 @@ final class AccountStore {
                 .where(ACCOUNT.UID.eq(uid)).execute();
     }
 
+    void updateRealityAllowed(DSLContext dsl, long uid, boolean allowed, long now) {
+        dsl.update(ACCOUNT).set(ACCOUNT.REALITY_ALLOWED, allowed).set(ACCOUNT.UPDATED_TIME, now)
+                .where(ACCOUNT.UID.eq(uid)).execute();
+    }
+
     void updateAccountMode(DSLContext dsl, long uid, AccountMode mode) {
         dsl.update(ACCOUNT_SETTINGS).set(ACCOUNT_SETTINGS.ACCOUNT_MODE, mode.name())
                 .set(ACCOUNT_SETTINGS.VERSION, ACCOUNT_SETTINGS.VERSION.plus(org.jooq.impl.DSL.inline(1L)))

@@ -29,4 +29,12 @@ public interface SwitchCheck {
             return n == 0 ? null : "the account has " + n + " pending strategy order" + (n == 1 ? "" : "s");
         };
     }
+
+    /** Working Reality orders (§4.7) trade with the unified account's balance and hold part of it frozen. */
+    static SwitchCheck workingRealityOrders(io.tas.reality.RealityService reality) {
+        return uid -> {
+            int n = reality.workingCount(uid);
+            return n == 0 ? null : "the account has " + n + " working Reality order" + (n == 1 ? "" : "s");
+        };
+    }
 }

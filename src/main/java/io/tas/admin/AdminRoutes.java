@@ -38,6 +38,8 @@ public final class AdminRoutes {
         this.metrics = metrics;
     }
 
+    public record RealityAllowed(Boolean allowed) {}
+
     public record KeyView(String accessKey, String secret, String uid, String label, String permType, List<String> permissions, String ips) {}
 
     public void register(HttpRouting.Builder r) {
@@ -55,6 +57,10 @@ public final class AdminRoutes {
         }));
         r.get("/admin/v1/accounts/{uid}", http.guarded(req -> provisioning.account(longParam(req, "uid"))
                 .orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "uid"))));
+        // §4.7 allow-list: {"allowed": true|false}.
+        r.post("/admin/v1/accounts/{uid}/reality-allow-list", http.guarded(req ->
+                provisioning.setRealityAllowed(longParam(req, "uid"), http.read(req, RealityAllowed.class).allowed())));
+        r.get("/admin/v1/accounts/{uid}/reality-orders", http.guarded(req -> provisioning.realityOrders(longParam(req, "uid"))));
         r.post("/admin/v1/keys", http.guarded(req -> {
             SeedKey k = http.read(req, SeedKey.class);
             if (k.uid() == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "uid");

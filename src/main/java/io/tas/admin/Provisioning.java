@@ -84,11 +84,13 @@ public final class Provisioning {
     private final CopyTradeService copyTrading;
     private final SpotRecords spot;
     private final UnifiedRecords unifiedRecords;
+    private final io.tas.reality.RealityService reality;
 
     public Provisioning(Database db, Clock clock, AccountService accounts, ApiKeyService keys, MarketService market,
                         RateLimiter limiter, Ledger ledger, LoanService loans, PositionService positions,
                         PositionHistory history, StrategyService strategies, CopyTradeService copyTrading, SpotRecords spot,
-                        UnifiedRecords unifiedRecords) {
+                        UnifiedRecords unifiedRecords, io.tas.reality.RealityService reality) {
+        this.reality = reality;
         this.strategies = strategies;
         this.copyTrading = copyTrading;
         this.db = db;
@@ -279,10 +281,44 @@ public final class Provisioning {
                 t.deliveryStartTime(), t.deliveryTime(), t.deliveryStatus(), t.platformTurnover24h(),
                 t.ts() != null ? t.ts() : clock.millis());
         market.putTicker(ticker);
+        // Issue 10: a ticker update fills the Reality orders it crosses (simulated execution). Not inside a seed's
+        // transaction: a seed provisions, it does not trade.
+        if (reality != null && !db.inTransaction()) reality.onTicker(ticker);
         return ticker;
     }
 
     public Optional<Account> account(long uid) { return accounts.find(uid); }
+
+    /** §4.7 allow-list: whether the account may use the Reality order rows. */
+    public Account setRealityAllowed(long uid, Boolean allowed) {
+        if (allowed == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "allowed");
+        requireAccount(uid);
+        accounts.setRealityAllowed(uid, allowed);
+        return accounts.find(uid).orElseThrow();
+    }
+
+    /** An account's Reality orders as the admin API shows them, newest first (at most 100). */
+    public List<Map<String, Object>> realityOrders(long uid) {
+        requireAccount(uid);
+        return reality.orders(uid).stream().map(o -> {
+            Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("orderId", Long.toString(o.orderId()));
+            m.put("clientOid", o.clientOid() == null ? "" : o.clientOid());
+            m.put("symbol", o.symbol());
+            m.put("side", o.side());
+            m.put("orderType", o.orderType());
+            m.put("price", Json.plain(o.price()));
+            m.put("qty", Json.plain(o.qty()));
+            m.put("frozenCoin", o.frozenCoin());
+            m.put("frozen", Json.plain(o.frozen()));
+            m.put("filledQty", Json.plain(o.filledQty()));
+            m.put("filledAmount", Json.plain(o.filledAmount()));
+            m.put("status", o.status());
+            m.put("cTime", Long.toString(o.cTime()));
+            m.put("uTime", Long.toString(o.uTime()));
+            return m;
+        }).toList();
+    }
 
     // --- money core: every operation goes through the ledger, loan and position services
 

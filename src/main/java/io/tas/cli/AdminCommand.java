@@ -24,7 +24,7 @@ import java.util.concurrent.Callable;
                 AdminCommand.Balances.class, AdminCommand.LedgerCheck.class, AdminCommand.ClockAdvance.class,
                 AdminCommand.RunDue.class, AdminCommand.StrategyOrders.class, AdminCommand.ProfitSummary.class,
                 AdminCommand.IngestFills.class, AdminCommand.IngestWithdrawals.class,
-                AdminCommand.IngestDeposits.class})
+                AdminCommand.IngestDeposits.class, AdminCommand.RealityAllowList.class, AdminCommand.RealityOrders.class})
 public final class AdminCommand {
     @Spec CommandSpec spec;
     @Option(names = "--admin-url", defaultValue = "${env:TAS_ADMIN_URL:-http://127.0.0.1:8081}") String adminUrl;
@@ -203,4 +203,21 @@ public final class AdminCommand {
 
     @Command(name = "ingest-deposits", description = "Store deposit records of a unified account, all or nothing: --uid UID FILE.json.")
     static final class IngestDeposits extends Ingest { String path() { return "/admin/v1/records/deposits"; } }
+
+    @Command(name = "reality-allow", description = "Put an account on the Reality order allow-list (§4.7), or take it off with --off.")
+    static final class RealityAllowList implements Callable<Integer> {
+        @ParentCommand AdminCommand admin;
+        @Parameters(description = "UID") long uid;
+        @Option(names = "--off", description = "take the account off the allow-list") boolean off;
+        public Integer call() throws Exception {
+            return admin.send("POST", "/admin/v1/accounts/" + uid + "/reality-allow-list", "application/json", "{\"allowed\":" + !off + "}");
+        }
+    }
+
+    @Command(name = "reality-orders", description = "Show an account's Reality orders (§4.7), newest first.")
+    static final class RealityOrders implements Callable<Integer> {
+        @ParentCommand AdminCommand admin;
+        @Parameters(description = "UID") long uid;
+        public Integer call() throws Exception { return admin.send("GET", "/admin/v1/accounts/" + uid + "/reality-orders", "application/json", null); }
+    }
 }

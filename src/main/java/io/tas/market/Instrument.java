@@ -19,6 +19,19 @@ public record Instrument(Category category, String symbol, String baseCoin, Stri
 
     public boolean isInverse() { return category == Category.COIN_FUTURES; }
 
+    /** Spot and margin fee rate, maker and taker alike (decisions.md D72: the registry holds no fees). */
+    public static final BigDecimal SPOT_FEE_RATE = new BigDecimal("0.001");
+    /** Quantity decimals of every instrument (D72: quantity step 0.0001). */
+    public static final int QUANTITY_DECIMALS = 4;
+    /** Default price decimals of an instrument without a ticker (D72). */
+    public static final int DEFAULT_PRICE_DECIMALS = 2;
+
+    /** The maker fee rate of a spot or margin pair (D72). */
+    public BigDecimal makerFeeRate() { return SPOT_FEE_RATE; }
+
+    /** The taker fee rate of a spot or margin pair (D72). */
+    public BigDecimal takerFeeRate() { return SPOT_FEE_RATE; }
+
     private static final BigDecimal LEVERAGE_LIMIT = new BigDecimal("100000000");
 
     /** A leverage as stored (numeric(10, 2)): positive, at most 2 decimals, below 10^8; else 40808 before any SQL. */

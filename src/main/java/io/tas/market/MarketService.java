@@ -67,6 +67,18 @@ public final class MarketService {
         return i;
     }
 
+    /** Price decimals (D72): the most among the ticker's last/bid/ask (at least 1); the default without a ticker. */
+    public int pricePrecision(Instrument i) {
+        Category tickerCategory = i.category() == Category.MARGIN ? Category.SPOT : i.category();
+        return ticker(tickerCategory, i.symbol()).map(t -> {
+            int scale = 1;
+            for (java.math.BigDecimal v : new java.math.BigDecimal[]{t.lastPrice(), t.ask1Price(), t.bid1Price()}) {
+                if (v != null) scale = Math.max(scale, v.stripTrailingZeros().scale());
+            }
+            return scale;
+        }).orElse(Instrument.DEFAULT_PRICE_DECIMALS);
+    }
+
     /** Every instrument of a category, by symbol (beyond-spec metadata rows). */
     public List<Instrument> instruments(Category category) {
         return snapshot().instruments().values().stream().filter(i -> i.category() == category)

@@ -33,9 +33,9 @@ import java.util.TreeSet;
  * flags JSON booleans (ccxt depends on both).
  */
 public final class MetadataRoutes implements Routes.Feature {
-    static final int QUANTITY_PRECISION = 4;
-    static final int DEFAULT_PRICE_PRECISION = 2;
-    static final String SPOT_FEE = "0.001";
+    static final int QUANTITY_PRECISION = Instrument.QUANTITY_DECIMALS;
+    static final int DEFAULT_PRICE_PRECISION = Instrument.DEFAULT_PRICE_DECIMALS;
+    static final String SPOT_FEE = Instrument.SPOT_FEE_RATE.toPlainString();
     static final String FUTURES_MAKER_FEE = "0.0002";
     static final String FUTURES_TAKER_FEE = "0.0006";
     static final String MIN_QTY = "0.0001";
@@ -302,16 +302,7 @@ public final class MetadataRoutes implements Routes.Feature {
     }
 
     /** Price decimals: the most among the ticker's last/bid/ask (at least 1); 2 for an instrument without a ticker. */
-    int pricePrecision(Instrument i) {
-        Category tickerCategory = i.category() == Category.MARGIN ? Category.SPOT : i.category();
-        return market.ticker(tickerCategory, i.symbol()).map(t -> {
-            int scale = 1;
-            for (BigDecimal v : new BigDecimal[]{t.lastPrice(), t.ask1Price(), t.bid1Price()}) {
-                if (v != null) scale = Math.max(scale, v.stripTrailingZeros().scale());
-            }
-            return scale;
-        }).orElse(DEFAULT_PRICE_PRECISION);
-    }
+    int pricePrecision(Instrument i) { return market.pricePrecision(i); }
 
     private static String crossLeverage(Instrument i) {
         return "3";

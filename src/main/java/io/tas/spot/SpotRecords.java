@@ -112,6 +112,14 @@ public final class SpotRecords {
     }
 
     /**
+     * Fills the service produced itself (simulated Reality execution, §4.7), written in the caller's transaction with
+     * the ledger movements they come from. The caller minted their IDs and checked them; no batch rules apply here.
+     */
+    public void appendExecutionFills(org.jooq.DSLContext dsl, List<SpotFill> fills) {
+        store.insertFills(dsl, fills);
+    }
+
+    /**
      * Either family (issue 10): a classic account's records are read through the v2 rows, a unified account's through
      * the v3 rows (beyond-spec shapes §9, §11); the catalog's family guard keeps each row to its own family.
      */

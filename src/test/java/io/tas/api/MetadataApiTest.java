@@ -68,7 +68,7 @@ class MetadataApiTest {
     @Test
     void spotSymbolsAreTheRegistrySpotPairs() {
         JsonNode d = ok("/api/v2/spot/public/symbols");
-        assertThat(symbols(d)).containsExactly("BGBUSDT", "BTCUSDT", "DOGEUSDT", "ETHUSDT", "PEPEUSDT", "USDCUSDT", "XRPUSDT");
+        assertThat(symbols(d)).containsExactly("AAPLXUSDT", "BGBUSDT", "BTCUSDT", "DOGEUSDT", "ETHUSDT", "PEPEUSDT", "USDCUSDT", "XRPUSDT"); // AAPLXUSDT: the demo Reality pair (§4.7)
         for (JsonNode n : d) {
             allStringsExcept(n);
             assertThat(names(n)).contains("symbol", "baseCoin", "quoteCoin", "minTradeAmount", "maxTradeAmount", "takerFeeRate",
@@ -79,11 +79,11 @@ class MetadataApiTest {
             assertThat(n.get("pricePrecision").asText()).matches("\\d+");
             assertThat(n.get("quantityPrecision").asText()).isEqualTo("4");
         }
-        JsonNode btc = d.get(1);
+        JsonNode btc = d.get(2);
         assertThat(btc.get("baseCoin").asText()).isEqualTo("BTC");
         assertThat(btc.get("pricePrecision").asText()).isEqualTo("1"); // ticker 97250.5 / 97250.6
-        assertThat(d.get(4).get("pricePrecision").asText()).isEqualTo("7"); // PEPE 0.0000182
-        assertThat(d.get(0).get("pricePrecision").asText()).isEqualTo("4"); // BGB 6.4321
+        assertThat(d.get(5).get("pricePrecision").asText()).isEqualTo("7"); // PEPE 0.0000182
+        assertThat(d.get(1).get("pricePrecision").asText()).isEqualTo("4"); // BGB 6.4321
         assertThat(btc.get("takerFeeRate").asText()).isEqualTo("0.001");
         // symbol filter, case-insensitive; an unknown pair is 25100 like the tickers row
         assertThat(symbols(ok("/api/v2/spot/public/symbols?symbol=ethusdt"))).containsExactly("ETHUSDT");
@@ -96,7 +96,7 @@ class MetadataApiTest {
         List<String> coins = new ArrayList<>();
         d.forEach(n -> coins.add(n.get("coin").asText()));
         // base, quote and margin coins of the registry; COIN-FUTURES' USD quote is no coin
-        assertThat(coins).containsExactly("BGB", "BTC", "DOGE", "ETH", "PEPE", "USDC", "USDT", "XRP");
+        assertThat(coins).containsExactly("AAPLX", "BGB", "BTC", "DOGE", "ETH", "PEPE", "USDC", "USDT", "XRP");
         for (JsonNode n : d) {
             allStringsExcept(n, "chains");
             assertThat(n.get("transfer").asText()).isEqualTo("true");
@@ -160,7 +160,9 @@ class MetadataApiTest {
     @Test
     void instrumentsCarryTheirCategoryAndFuturesType() {
         JsonNode spot = ok("/api/v3/market/instruments?category=SPOT");
-        assertThat(symbols(spot)).containsExactly("BGBUSDT", "BTCUSDT", "DOGEUSDT", "ETHUSDT", "PEPEUSDT", "USDCUSDT", "XRPUSDT");
+        assertThat(symbols(spot)).containsExactly("AAPLXUSDT", "BGBUSDT", "BTCUSDT", "DOGEUSDT", "ETHUSDT", "PEPEUSDT", "USDCUSDT", "XRPUSDT");
+        assertThat(spot.get(0).get("isReality").asText()).isEqualTo("yes");
+        assertThat(spot.get(1).get("isReality").asText()).isEqualTo("no");
         for (JsonNode n : spot) {
             allStringsExcept(n);
             assertThat(n.get("category").asText()).isEqualTo("SPOT");
@@ -170,7 +172,7 @@ class MetadataApiTest {
             assertThat(names(n)).contains("symbol", "baseCoin", "quoteCoin", "pricePrecision", "quantityPrecision",
                     "minOrderQty", "minOrderAmount", "symbolType", "launchTime");
         }
-        assertThat(spot.get(1).get("pricePrecision").asText()).isEqualTo("1");
+        assertThat(spot.get(2).get("pricePrecision").asText()).isEqualTo("1");
         for (String category : List.of("USDT-FUTURES", "COIN-FUTURES")) {
             JsonNode fut = ok("/api/v3/market/instruments?category=" + category);
             assertThat(fut).isNotEmpty();

@@ -24,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * against real answers of the demo accounts: a string where the spec says string, a Number where it says Number, an
  * object, an array. Each field listed must be present in every item, with its type.
  *
- * File format: `row <who> <target>` starts a row (who: MAIN or CLASSIC); then lines `<path> <type>`, where a path is
+ * File format: `row <who> <target>` starts a row (who: MAIN or CLASSIC; `row <who> POST <path> <json body>` for a POST
+ * row, the body without spaces); then lines `<path> <type>`, where a path is
  * `data`, `data.list`, `data[]` (each item of the data array), `data.list[].twapParams[].duration` and so on, and a type
  * is string, number, boolean, array, object or null. `#` starts a comment.
  */
@@ -33,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class WireTypesTest {
     @Parameter Databases.Kind kind;
 
-    record Row(String who, String target, List<String[]> fields) {}
+    record Row(String who, String target, String postBody, List<String[]> fields) {}
 
     @Test
     void everyFieldHasTheSpecsType() throws IOException {
@@ -43,7 +44,8 @@ class WireTypesTest {
         for (Row row : rows()) {
             ServerPool.nextSecond(kind); // 1/s rows
             Credentials who = row.who().equals("CLASSIC") ? Credentials.CLASSIC : Credentials.MAIN_RW;
-            ApiClient.Reply reply = server.client(who).get(row.target());
+            ApiClient.Reply reply = row.postBody() == null ? server.client(who).get(row.target())
+                    : server.client(who).post(row.target(), row.postBody());
             if (!reply.code().equals("00000")) {
                 problems.add(row.target() + ": " + reply.raw());
                 continue;
@@ -97,7 +99,7 @@ class WireTypesTest {
                 if (line.isEmpty() || line.startsWith("#")) continue;
                 String[] w = line.split("\\s+");
                 if (w[0].equals("row")) {
-                    row = new Row(w[1], w[2], new ArrayList<>());
+                    row = w[2].equals("POST") ? new Row(w[1], w[3], w[4], new ArrayList<>()) : new Row(w[1], w[2], null, new ArrayList<>());
                     rows.add(row);
                 } else {
                     row.fields().add(new String[]{w[0], w[1]});

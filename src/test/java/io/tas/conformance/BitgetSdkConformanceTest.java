@@ -40,6 +40,7 @@ class BitgetSdkConformanceTest {
                     "ok v3 copy-trading profit summary",
                     "ok classic key history strategy orders -> 40084 (http=400 msg=\"You are in Classic Account mode, and the Unified Account API is not supported at this time\")",
                     "ok read-only key profit summary -> 40014",
+                    "ok v3 place and cancel a Reality order", "ok v3 Reality order on a pair that is not a Reality pair -> 25100",
                     "ok demoTrading client (paptrading: 1) v3 settings and v2 classic fills",
                     // issue 9: spot fills and withdrawal records (classic demo key)
                     "ok v2 spot fills paging (3 pages with limit=1)", "ok v2 spot withdrawal records paging",

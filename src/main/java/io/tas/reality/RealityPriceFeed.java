@@ -1,0 +1,127 @@
+package io.tas.reality;
+
+import io.tas.account.AccountEnums.Category;
+import io.tas.market.Instrument;
+import io.tas.market.MarketService;
+import io.tas.market.Ticker;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An optional, seeded random walk of the Reality pairs' tickers (issue 10), so that resting orders of a sandbox fill
+ * without an operator moving prices. Off by default (TAS_PRICE_FEED=on starts it). Each step moves every Reality pair's
+ * mid price by at most `step` (a fraction) up or down, keeps its spread and sizes, and stays within `band` (a fraction)
+ * of the price it started from; then the update goes the way an admin ticker update goes (RealityService.onTicker).
+ * One process's feed: it is a sandbox tool, not for several nodes over one database.
+ */
+public final class RealityPriceFeed implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RealityPriceFeed.class);
+
+    public record Settings(boolean enabled, long seed, Duration interval, BigDecimal step, BigDecimal band) {
+        public static Settings fromEnv(Map<String, String> env) {
+            long ms = Math.max(100, Long.parseLong(env.getOrDefault("TAS_PRICE_FEED_INTERVAL_MS", "1000")));
+            return new Settings("on".equalsIgnoreCase(env.getOrDefault("TAS_PRICE_FEED", "off")),
+                    Long.parseLong(env.getOrDefault("TAS_PRICE_FEED_SEED", "1")), Duration.ofMillis(ms),
+                    new BigDecimal(env.getOrDefault("TAS_PRICE_FEED_STEP", "0.001")), new BigDecimal("0.2"));
+        }
+    }
+
+    private final MarketService market;
+    private final RealityService reality;
+    private final Clock clock;
+    private final Settings settings;
+    private final Random random;
+    private final Map<String, BigDecimal> anchors = new HashMap<>();
+    private ScheduledExecutorService scheduler;
+
+    public RealityPriceFeed(MarketService market, RealityService reality, Clock clock, Settings settings) {
+        this.market = market;
+        this.reality = reality;
+        this.clock = clock;
+        this.settings = settings;
+        this.random = new Random(settings.seed());
+    }
+
+    /** Starts the walk when enabled; returns this. */
+    public RealityPriceFeed start() {
+        if (!settings.enabled()) return this;
+        scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "tas-price-feed");
+            t.setDaemon(true);
+            return t;
+        });
+        long ms = settings.interval().toMillis();
+        scheduler.scheduleWithFixedDelay(this::stepQuietly, ms, ms, TimeUnit.MILLISECONDS);
+        LOG.info("Reality price feed on: seed {}, every {} ms, step {}", settings.seed(), ms, settings.step());
+        return this;
+    }
+
+    private void stepQuietly() {
+        try {
+            step();
+        } catch (RuntimeException e) {
+            LOG.warn("price feed step failed: {}", e.toString()); // the next step tries again
+        }
+    }
+
+    /** One step over every Reality pair with a ticker. */
+    synchronized void step() {
+        for (Instrument i : market.instruments(Category.SPOT)) {
+            if (!i.reality()) continue;
+            market.ticker(Category.SPOT, i.symbol()).ifPresent(t -> {
+                BigDecimal anchor = anchors.computeIfAbsent(i.symbol(), s -> mid(t));
+                if (anchor.signum() <= 0) return;
+                Ticker next = next(t, anchor, random.nextDouble(), settings.step(), settings.band(), market.pricePrecision(i), clock.millis());
+                market.putTicker(next);
+                reality.onTicker(next);
+            });
+        }
+    }
+
+    private static BigDecimal mid(Ticker t) {
+        BigDecimal ask = t.ask1Price(), bid = t.bid1Price();
+        if (ask != null && bid != null && ask.signum() > 0 && bid.signum() > 0) return ask.add(bid).divide(BigDecimal.TWO, MathContext.DECIMAL64);
+        return t.lastPrice() == null ? BigDecimal.ZERO : t.lastPrice();
+    }
+
+    /**
+     * The ticker one step later: mid x (1 + step x (2u - 1)) for u in [0, 1), kept within anchor x (1 +- band), at the
+     * pair's price decimals; the spread and the sizes stay; high and low follow the last price.
+     */
+    static Ticker next(Ticker t, BigDecimal anchor, double u, BigDecimal step, BigDecimal band, int decimals, long now) {
+        BigDecimal tick = BigDecimal.ONE.movePointLeft(decimals);
+        BigDecimal mid = mid(t);
+        BigDecimal half = t.ask1Price() != null && t.bid1Price() != null && t.ask1Price().compareTo(t.bid1Price()) > 0
+                ? t.ask1Price().subtract(t.bid1Price()).divide(BigDecimal.TWO, MathContext.DECIMAL64) : tick;
+        BigDecimal drift = step.multiply(BigDecimal.valueOf(2 * u - 1));
+        BigDecimal moved = mid.multiply(BigDecimal.ONE.add(drift));
+        BigDecimal low = anchor.multiply(BigDecimal.ONE.subtract(band)), high = anchor.multiply(BigDecimal.ONE.add(band));
+        moved = moved.max(low).min(high).setScale(decimals, RoundingMode.HALF_EVEN);
+        BigDecimal bid = moved.subtract(half).setScale(decimals, RoundingMode.DOWN).max(tick);
+        BigDecimal ask = moved.add(half).setScale(decimals, RoundingMode.UP);
+        if (ask.compareTo(bid) <= 0) ask = bid.add(tick);
+        BigDecimal last = moved.max(tick);
+        BigDecimal high24 = t.highPrice24h() == null || t.highPrice24h().signum() == 0 ? last : t.highPrice24h().max(last);
+        BigDecimal low24 = t.lowPrice24h() == null || t.lowPrice24h().signum() == 0 ? last : t.lowPrice24h().min(last);
+        return new Ticker(t.category(), t.symbol(), last, t.openPrice24h(), high24, low24, ask, bid, t.ask1Size(), t.bid1Size(),
+                t.price24hPcnt(), t.volume24h(), t.turnover24h(), t.indexPrice(), t.markPrice(), t.fundingRate(), t.openInterest(),
+                t.deliveryStartTime(), t.deliveryTime(), t.deliveryStatus(), t.platformTurnover24h(), now);
+    }
+
+    @Override
+    public void close() {
+        if (scheduler != null) scheduler.shutdownNow();
+    }
+}

@@ -1,0 +1,392 @@
+package io.tas.reality;
+
+import io.tas.account.AccountEnums.Category;
+import io.tas.account.AccountEnums.Deduct;
+import io.tas.account.AccountService;
+import io.tas.error.ApiException;
+import io.tas.error.ErrorCode;
+import io.tas.ledger.Ledger;
+import io.tas.ledger.LedgerTypes.AccountType;
+import io.tas.ledger.LedgerTypes.Balance;
+import io.tas.ledger.LedgerTypes.BalanceKey;
+import io.tas.ledger.LedgerTypes.Counter;
+import io.tas.ledger.LedgerTypes.Field;
+import io.tas.ledger.LedgerTypes.Movement;
+import io.tas.market.Instrument;
+import io.tas.market.MarketService;
+import io.tas.market.PriceService;
+import io.tas.market.Ticker;
+import io.tas.spot.SpotFill;
+import io.tas.spot.SpotRecords;
+import io.tas.store.Database;
+import io.tas.store.IdGenerator;
+import org.jooq.exception.IntegrityConstraintViolationException;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static io.tas.ledger.Ledger.move;
+
+/**
+ * §4.7 Reality (tokenised stock) orders of unified accounts, and their simulated execution (issue 10). Placement freezes
+ * the order's balance (a buy the quote coin, price x qty or a market buy's quote qty; a sell the base qty), a fill
+ * releases what it used and exchanges the coins against the market, a cancel releases what is left. Each of these is one
+ * transaction: the account's lock, the ledger movements, the order row and its §2.17 spot fills.
+ */
+public final class RealityService {
+    static final int MAX_CLIENT_OID = 64;
+    /** D72's minimum order value of a spot pair, in the quote coin. */
+    static final BigDecimal MIN_NOTIONAL = BigDecimal.ONE;
+    /** Fees paid in the platform token are 20% lower (the ratio the demo's seeded fills use: 0.08% instead of 0.1%). */
+    static final BigDecimal TOKEN_FEE_DISCOUNT = new BigDecimal("0.8");
+    static final int TOKEN_FEE_SCALE = 12;
+
+    private final Database db;
+    private final Clock clock;
+    private final IdGenerator ids;
+    private final Ledger ledger;
+    private final MarketService market;
+    private final PriceService prices;
+    private final AccountService accounts;
+    private final SpotRecords spot;
+    private final String platformToken;
+    private final RealityConfig config;
+    private final RealityStore store = new RealityStore();
+
+    public RealityService(Database db, Clock clock, IdGenerator ids, Ledger ledger, MarketService market, PriceService prices,
+                          AccountService accounts, SpotRecords spot, String platformToken, RealityConfig config) {
+        this.db = db;
+        this.clock = clock;
+        this.ids = ids;
+        this.ledger = ledger;
+        this.market = market;
+        this.prices = prices;
+        this.accounts = accounts;
+        this.spot = spot;
+        this.platformToken = platformToken;
+        this.config = config;
+    }
+
+    public RealityConfig config() { return config; }
+
+    /** Command: §4.7 place-reality-order, parsed. price is null for market orders. */
+    public record Place(long uid, String category, String symbol, String side, String orderType, BigDecimal qty, BigDecimal price,
+                        String clientOid) {}
+
+    /** Command: §4.7 cancel-reality-order; orderId wins over clientOid. */
+    public record Cancel(long uid, String category, String symbol, Long orderId, String clientOid) {}
+
+    /** §2.22. */
+    public record Result(long orderId, String clientOid) {
+        static Result of(RealityOrder o) { return new Result(o.orderId(), o.clientOid() == null ? "" : o.clientOid()); }
+    }
+
+    // --- placement
+
+    public Result place(Place c) {
+        Instrument inst = realityPair(c.symbol());
+        boolean buy = c.side().equals("buy");
+        boolean marketOrder = c.orderType().equals("market");
+        // §4.7: a market buy's qty is quote coin; limit orders and market sells are base coin.
+        int pricePrecision = market.pricePrecision(inst);
+        BigDecimal qty = decimals("qty", positive("qty", c.qty()), marketOrder && buy ? pricePrecision : Instrument.QUANTITY_DECIMALS);
+        BigDecimal price = null;
+        if (!marketOrder) {
+            if (c.price() == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "price");
+            price = decimals("price", positive("price", c.price()), pricePrecision);
+        }
+        BigDecimal frozen = buy ? (marketOrder ? qty : Ledger.checkAmount("price x qty", price.multiply(qty))) : qty;
+        if (buy && frozen.compareTo(MIN_NOTIONAL) < 0) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "order value is below the minimum " + MIN_NOTIONAL + " " + inst.quoteCoin());
+        }
+        if (!marketOrder && price.multiply(qty).compareTo(MIN_NOTIONAL) < 0) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "order value is below the minimum " + MIN_NOTIONAL + " " + inst.quoteCoin());
+        }
+        Place cmd = new Place(c.uid(), c.category(), c.symbol(), c.side(), c.orderType(), qty, price, c.clientOid());
+        // A repeat of a placed order answers the first result and changes nothing (DESIGN: idempotency).
+        if (c.clientOid() != null) {
+            Optional<RealityOrder> earlier = db.read(dsl -> store.byClientOid(dsl, c.uid(), c.clientOid()));
+            if (earlier.isPresent()) return replay(earlier.get(), cmd);
+        }
+        // Prices are read before the ledger change: its decision runs without SQL (a price reload is SQL).
+        Optional<Ticker> ticker = config.simulatedExecution() ? market.ticker(Category.SPOT, inst.symbol()) : Optional.empty();
+        Optional<BigDecimal> marketPrice = ticker.map(t -> buy ? t.ask1Price() : t.bid1Price()).filter(p -> p != null && p.signum() > 0);
+        if (config.simulatedExecution() && marketOrder && marketPrice.isEmpty()) {
+            // Market orders fill at once against the best bid/ask: without one there is nothing to fill against.
+            throw new ApiException(ErrorCode.PRICE_UNAVAILABLE, inst.symbol());
+        }
+        if (marketOrder && buy && marketPrice.isPresent() && baseFor(qty, marketPrice.get()).signum() == 0) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "qty buys less than " + BigDecimal.ONE.movePointLeft(Instrument.QUANTITY_DECIMALS).toPlainString() + " " + inst.baseCoin());
+        }
+        FeeTerms fees = feeTerms(inst);
+        BigDecimal price0 = price;
+        try {
+            return db.tx(dsl -> {
+                // The account's lock first (D56): concurrent sends of one clientOid serialise here, and the later ones
+                // find the first one's order below.
+                accounts.lock(c.uid());
+                if (c.clientOid() != null) {
+                    Optional<RealityOrder> earlier = store.byClientOid(dsl, c.uid(), c.clientOid());
+                    if (earlier.isPresent()) return replay(earlier.get(), cmd);
+                }
+                boolean deduct = accounts.settingsInTransaction(c.uid()).deduct() == Deduct.on;
+                long now = clock.millis();
+                RealityOrder placed = new RealityOrder(c.uid(), ids.next(), c.clientOid(), c.category(), inst.symbol(), inst.baseCoin(),
+                        inst.quoteCoin(), c.side(), c.orderType(), price0, qty, buy ? inst.quoteCoin() : inst.baseCoin(), frozen,
+                        BigDecimal.ZERO, BigDecimal.ZERO, RealityOrder.LIVE, now, now);
+                Optional<Match> match = marketPrice.flatMap(p -> crossing(placed, ticker.get(), level(ticker.get(), buy)));
+                long tradeId = match.isPresent() ? ids.next() : 0;
+                BalanceKey frozenKey = key(c.uid(), placed.frozenCoin());
+                Outcome out = ledger.submit(keys(placed, deduct && match.isPresent()), rows -> {
+                    List<Movement> moves = new ArrayList<>();
+                    // §4.7: placement freezes the balance; insufficient available balance rejects the order (25202).
+                    if (rows.get(frozenKey).available().compareTo(frozen) < 0) throw new ApiException(ErrorCode.INSUFFICIENT_BALANCE);
+                    moves.add(move(frozenKey, Field.available, frozen.negate(), Counter.order));
+                    moves.add(move(frozenKey, Field.frozen, frozen, Counter.order));
+                    Outcome o = match.map(m -> execute(placed, m, "taker", deduct, fees, tradeId, now, rows, moves))
+                            .orElse(new Outcome(placed, List.of()));
+                    rows.post("reality_order", null, c.uid(), moves);
+                    return o;
+                });
+                store.insert(dsl, out.order());
+                spot.appendExecutionFills(dsl, out.fills());
+                return Result.of(out.order());
+            });
+        } catch (IntegrityConstraintViolationException e) {
+            // The unique (uid, clientOid) key: a concurrent first send won (the lock makes this rare); answer as its repeat.
+            if (c.clientOid() == null) throw e;
+            RealityOrder winner = db.read(dsl -> store.byClientOid(dsl, c.uid(), c.clientOid())).orElseThrow(() -> e);
+            return replay(winner, cmd);
+        }
+    }
+
+    /** The same payload under a clientOid answers the first order; another payload is refused and changes nothing. */
+    private static Result replay(RealityOrder o, Place c) {
+        boolean same = o.category().equals(c.category()) && o.symbol().equals(c.symbol()) && o.side().equals(c.side())
+                && o.orderType().equals(c.orderType()) && o.qty().compareTo(c.qty()) == 0
+                && (o.price() == null ? c.price() == null : c.price() != null && o.price().compareTo(c.price()) == 0);
+        if (!same) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "clientOid " + c.clientOid() + " was already used with different parameters");
+        }
+        return Result.of(o);
+    }
+
+    // --- cancel
+
+    public Result cancel(Cancel c) {
+        realityPair(c.symbol());
+        if (c.orderId() == null && c.clientOid() == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "orderId or clientOid");
+        return db.tx(dsl -> {
+            accounts.lock(c.uid());
+            // §4.7: when both are given, orderId takes priority.
+            Optional<RealityOrder> found = c.orderId() != null ? store.byId(dsl, c.uid(), c.orderId()) : store.byClientOid(dsl, c.uid(), c.clientOid());
+            RealityOrder o = found.filter(x -> x.symbol().equals(c.symbol()))
+                    .orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, c.orderId() != null ? "orderId" : "clientOid"));
+            if (!o.isWorking()) {
+                throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "order " + o.orderId() + " is " + o.status() + " and cannot be cancelled");
+            }
+            // The remaining frozen amount goes back, exactly.
+            BalanceKey k = key(o.uid(), o.frozenCoin());
+            if (o.frozen().signum() > 0) {
+                ledger.submit(List.of(k), rows -> rows.post("reality_cancel", null, o.uid(), List.of(
+                        move(k, Field.frozen, o.frozen().negate(), Counter.order),
+                        move(k, Field.available, o.frozen(), Counter.order))));
+            }
+            RealityOrder cancelled = o.next(BigDecimal.ZERO, o.filledQty(), o.filledAmount(), RealityOrder.CANCELLED, clock.millis());
+            store.update(dsl, cancelled);
+            return Result.of(cancelled);
+        });
+    }
+
+    // --- simulated execution of resting orders
+
+    /**
+     * A ticker changed: working limit orders of the symbol that it crosses fill as makers at their limit price, oldest
+     * first, each in its own
+     * transaction. The best level's size is shared among them (a size of 0 means no limit). Returns the fills made.
+     */
+    public int onTicker(Ticker t) {
+        if (!config.simulatedExecution() || t.category() != Category.SPOT) return 0;
+        Instrument inst;
+        try {
+            inst = market.instrument(Category.SPOT, t.symbol());
+        } catch (ApiException unknown) {
+            return 0;
+        }
+        if (!inst.reality()) return 0;
+        FeeTerms fees = feeTerms(inst);
+        BigDecimal[] askLeft = {level(t, true)};
+        BigDecimal[] bidLeft = {level(t, false)};
+        int fills = 0;
+        for (RealityOrder o : db.read(dsl -> store.working(dsl, t.symbol()))) {
+            BigDecimal[] left = o.isBuy() ? askLeft : bidLeft;
+            if (left[0] != null && left[0].signum() == 0) continue; // the level is used up
+            if (fillResting(o, t, left, fees)) fills++;
+        }
+        return fills;
+    }
+
+    private boolean fillResting(RealityOrder first, Ticker t, BigDecimal[] left, FeeTerms fees) {
+        return db.tx(dsl -> {
+            accounts.lock(first.uid());
+            // Read again under the lock: a cancel or another fill may have come first.
+            RealityOrder o = store.byId(dsl, first.uid(), first.orderId()).filter(RealityOrder::isWorking).orElse(null);
+            if (o == null) return false;
+            BigDecimal levelLeft = left[0];
+            // A resting order is the maker: it fills at its own limit price once the market reaches it.
+            Optional<Match> match = crossing(o, t, levelLeft).map(m -> o.isMarket() ? m : new Match(o.price(), m.size()));
+            if (match.isEmpty()) return false;
+            boolean deduct = accounts.settingsInTransaction(o.uid()).deduct() == Deduct.on;
+            long tradeId = ids.next();
+            long now = clock.millis();
+            Outcome out = ledger.submit(keys(o, deduct), rows -> {
+                List<Movement> moves = new ArrayList<>();
+                Outcome r = execute(o, match.get(), "maker", deduct, fees, tradeId, now, rows, moves);
+                rows.post("reality_fill", null, o.uid(), moves);
+                return r;
+            });
+            store.update(dsl, out.order());
+            spot.appendExecutionFills(dsl, out.fills());
+            if (levelLeft != null) left[0] = levelLeft.subtract(match.get().size());
+            return true;
+        });
+    }
+
+    /** How many of uid's orders are still working (live or partially filled): they keep the account unified. */
+    public int workingCount(long uid) { return db.read(dsl -> store.workingCount(dsl, uid)); }
+
+    /** The admin view of an account's orders, newest first. */
+    public List<RealityOrder> orders(long uid) { return db.read(dsl -> store.ofAccount(dsl, uid, 100)); }
+
+    // --- the execution itself: a decision without SQL (it runs inside the ledger change)
+
+    /** Where and how much an order fills against a ticker: the best ask for a buy, the best bid for a sell. */
+    record Match(BigDecimal price, BigDecimal size) {}
+
+    /** The order after a fill, and the fill as §2.17 shows it. */
+    record Outcome(RealityOrder order, List<SpotFill> fills) {}
+
+    /** Fee rates of a pair and the prices the platform-token deduction needs (null when one is missing). */
+    record FeeTerms(BigDecimal takerRate, BigDecimal makerRate, BigDecimal tokenPrice, BigDecimal quotePrice) {}
+
+    private FeeTerms feeTerms(Instrument inst) {
+        return new FeeTerms(inst.takerFeeRate(), inst.makerFeeRate(), prices.usdtPrice(platformToken).orElse(null),
+                prices.usdtPrice(inst.quoteCoin()).orElse(null));
+    }
+
+    /**
+     * A buy fills when the best ask is at or below its limit, a sell when the best bid is at or above it (a market order
+     * at any price). A market buy's base size is its quote qty at the ask, rounded down to the quantity step; a limit
+     * order fills its remaining qty, at most levelLeft.
+     */
+    private static Optional<Match> crossing(RealityOrder o, Ticker t, BigDecimal levelLeft) {
+        BigDecimal p = o.isBuy() ? t.ask1Price() : t.bid1Price();
+        if (p == null || p.signum() <= 0) return Optional.empty();
+        if (!o.isMarket() && (o.isBuy() ? o.price().compareTo(p) < 0 : o.price().compareTo(p) > 0)) return Optional.empty();
+        if (o.isMarket()) return Optional.of(new Match(p, o.isBuy() ? baseFor(o.qty(), p) : o.qty()));
+        BigDecimal size = o.remainingBase();
+        if (levelLeft != null && levelLeft.compareTo(size) < 0) size = levelLeft.setScale(Instrument.QUANTITY_DECIMALS, RoundingMode.DOWN);
+        return size.signum() > 0 ? Optional.of(new Match(p, size)) : Optional.empty();
+    }
+
+    /** The size at the best ask (buy) or bid (sell); null when the ticker gives none (no limit). */
+    private static BigDecimal level(Ticker t, boolean buy) {
+        BigDecimal s = buy ? t.ask1Size() : t.bid1Size();
+        return s == null || s.signum() <= 0 ? null : s;
+    }
+
+    private static BigDecimal baseFor(BigDecimal quoteQty, BigDecimal price) {
+        return quoteQty.divide(price, Instrument.QUANTITY_DECIMALS, RoundingMode.DOWN);
+    }
+
+    /**
+     * One fill: release what it used from the freeze (all that is left when the order completes), pay and receive through
+     * the trade counter, and charge the fee. With fee deduction on, the fee is paid in the platform token at its USDT
+     * price with the token discount, when the token is priced and its available balance covers it; otherwise it is taken
+     * from the coin received (base for a buy, quote for a sell).
+     */
+    private Outcome execute(RealityOrder o, Match m, String scope, boolean deduct, FeeTerms fees, long tradeId, long now,
+                            Ledger.Locked rows, List<Movement> moves) {
+        BigDecimal size = m.size();
+        BigDecimal amount = m.price().multiply(size);
+        BigDecimal filledQty = o.filledQty().add(size);
+        BigDecimal filledAmount = o.filledAmount().add(amount);
+        boolean done = o.isMarket() || filledQty.compareTo(o.qty()) == 0;
+        BigDecimal release = done ? o.frozen() : (o.isBuy() ? o.price().multiply(size) : size);
+        BalanceKey base = key(o.uid(), o.baseCoin());
+        BalanceKey quote = key(o.uid(), o.quoteCoin());
+        BalanceKey frozenKey = o.isBuy() ? quote : base;
+        moves.add(move(frozenKey, Field.frozen, release.negate(), Counter.order));
+        moves.add(move(frozenKey, Field.available, release, Counter.order));
+        moves.add(move(o.isBuy() ? quote : base, Field.available, (o.isBuy() ? amount : size).negate(), Counter.trade));
+        moves.add(move(o.isBuy() ? base : quote, Field.available, o.isBuy() ? size : amount, Counter.trade));
+
+        BigDecimal rate = scope.equals("taker") ? fees.takerRate() : fees.makerRate();
+        String deduction = "no";
+        String feeCoin = o.isBuy() ? o.baseCoin() : o.quoteCoin();
+        BigDecimal fee = Ledger.scaled((o.isBuy() ? size : amount).multiply(rate)).stripTrailingZeros();
+        BigDecimal deducted = BigDecimal.ZERO;
+        BalanceKey tokenKey = key(o.uid(), platformToken);
+        if (deduct && tokenKey.compareTo(base) != 0 && tokenKey.compareTo(quote) != 0 && fees.tokenPrice() != null && fees.quotePrice() != null) {
+            BigDecimal tokenFee = amount.multiply(fees.quotePrice()).multiply(rate).multiply(TOKEN_FEE_DISCOUNT)
+                    .divide(fees.tokenPrice(), MathContext.DECIMAL128).setScale(TOKEN_FEE_SCALE, RoundingMode.DOWN).stripTrailingZeros();
+            Balance token = rows.get(tokenKey);
+            if (token.available().compareTo(tokenFee) >= 0) {
+                deduction = "yes";
+                feeCoin = platformToken;
+                fee = tokenFee;
+                deducted = tokenFee;
+            }
+        }
+        if (fee.signum() != 0) {
+            BalanceKey feeKey = deduction.equals("yes") ? tokenKey : (o.isBuy() ? base : quote);
+            moves.add(move(feeKey, Field.available, fee.negate(), Counter.fee));
+        }
+        String status = done ? RealityOrder.FILLED : RealityOrder.PARTIALLY_FILLED;
+        RealityOrder next = o.next(o.frozen().subtract(release), filledQty, filledAmount, status, now);
+        // §2.17: fees as the platform shows them, negative (as the seeded fills).
+        SpotFill fill = new SpotFill(o.uid(), tradeId, o.orderId(), o.symbol(), o.orderType(), o.side(), m.price(), size, amount, scope,
+                deduction, feeCoin, deducted.negate(), fee.negate(), now, now);
+        return new Outcome(next, List.of(fill));
+    }
+
+    // --- helpers
+
+    /** §4.7: only Reality pairs; any other symbol, known or not, is not a pair of these rows (25100). */
+    private Instrument realityPair(String symbol) {
+        Instrument i = market.instrument(Category.SPOT, symbol);
+        if (!i.reality()) throw new ApiException(ErrorCode.TRADING_PAIR_NOT_EXIST, symbol);
+        return i;
+    }
+
+    private Set<BalanceKey> keys(RealityOrder o, boolean withToken) {
+        Set<BalanceKey> keys = new TreeSet<>();
+        keys.add(key(o.uid(), o.baseCoin()));
+        keys.add(key(o.uid(), o.quoteCoin()));
+        if (withToken) keys.add(key(o.uid(), platformToken));
+        return keys;
+    }
+
+    private static BalanceKey key(long uid, String coin) { return new BalanceKey(uid, AccountType.unified, coin); }
+
+    private static BigDecimal positive(String name, BigDecimal v) {
+        Ledger.checkAmount(name, v);
+        if (v.signum() <= 0) throw new ApiException(ErrorCode.PARAM_ERROR, name);
+        return v;
+    }
+
+    /** At most the instrument's decimals (the platform's checkBDScale answer, 40808). */
+    private static BigDecimal decimals(String name, BigDecimal v, int scale) {
+        if (v.stripTrailingZeros().scale() > scale) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_EXCEPTION, name + " checkBDScale error value=" + v.toPlainString() + " checkScale=" + scale);
+        }
+        return v;
+    }
+}
