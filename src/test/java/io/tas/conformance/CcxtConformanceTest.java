@@ -77,8 +77,8 @@ class CcxtConformanceTest {
         NodeConformance.Result r = NodeConformance.run(pb, 120);
         System.out.printf("%s(ccxt run: %d ms)%n", r.output(), (System.nanoTime() - t0) / 1_000_000);
         assertThat(r.output()).contains(
-                "ok loadMarkets unified (10 markets, 3 perpetual, 8 currencies, 8 active, uta=true)",
-                "ok loadMarkets classic (10 markets, margin: BTCUSDT, uta=false)",
+                "ok loadMarkets unified (11 markets, 3 perpetual, 9 currencies, 9 active, uta=true)",
+                "ok loadMarkets classic (11 markets, margin: BTCUSDT, uta=false)",
                 "ok fetchBalance unified (8 coins; USDT free 26167.95 used 825 debt 2000 total 25261.69; BTC total 0.35)",
                 "ok fetchPositions unified (ETH/USDT:USDT short 2@3500 x20, BTC/USDT:USDT long 0.05@95000 x10)",
                 "ok fetchTickers unified (4 tickers; BTC/USDT last 97250.5, BTC/USDT:USDT mark 97258.8)",
