@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Fills stored before V12 have no wire JSON; the V13 Java migration renders it, identical to what the insert path
@@ -55,6 +56,11 @@ class FillWireBackfillTest {
                         "{\"userId\":\"8\",\"symbol\":\"BTCUSDT\",\"orderId\":\"2\",\"tradeId\":\"1\",\"orderType\":\"limit\",\"side\":\"sell\","
                                 + "\"priceAvg\":\"100\",\"size\":\"1\",\"amount\":\"100\",\"tradeScope\":\"taker\",\"feeDetail\":{\"deduction\":\"no\","
                                 + "\"feeCoin\":\"USDT\",\"totalDeductionFee\":\"0\",\"totalFee\":\"0.1\"},\"cTime\":\"1\",\"uTime\":\"1\"}");
+                // V14: no default any more, so a fill stored without its JSON is refused rather than served as ''.
+                assertThatThrownBy(() -> s.execute("insert into spot_fill (uid, trade_id, order_id, symbol, order_type, side, price_avg, size,"
+                        + " amount, trade_scope, deduction, fee_coin, total_deduction_fee, total_fee, c_time, u_time) values"
+                        + " (9, 1, 1, 'BTCUSDT', 'limit', 'buy', 1, 1, 1, 'maker', 'no', 'USDT', 0, 0, 1, 1)"))
+                        .isInstanceOf(java.sql.SQLException.class);
             }
         }
     }

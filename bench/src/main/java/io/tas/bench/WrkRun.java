@@ -96,8 +96,10 @@ final class WrkRun {
                 .redirectErrorStream(true).redirectOutput(out.toFile()).start();
         if (!p.waitFor((long) (seconds + 30), TimeUnit.SECONDS)) {
             p.destroyForcibly();
+            Files.deleteIfExists(script);
             throw new IllegalStateException("wrk did not finish within " + (seconds + 30) + " s");
         }
+        Files.deleteIfExists(script); // it holds the key, the passphrase and live signatures
         String text = Files.readString(out);
         if (p.exitValue() != 0) throw new IllegalStateException("wrk exited " + p.exitValue() + ":\n" + text);
         Map<String, String> m = new LinkedHashMap<>();
