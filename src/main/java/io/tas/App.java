@@ -46,6 +46,7 @@ import io.tas.risk.MaxWithdrawal;
 import io.tas.risk.RiskRoutes;
 import io.tas.ratelimit.RateLimiter;
 import io.tas.reality.RealityConfig;
+import io.tas.ops.Health;
 import io.tas.reality.RealityPriceFeed;
 import io.tas.reality.RealityRoutes;
 import io.tas.reality.RealityService;
@@ -64,6 +65,7 @@ import io.tas.strategy.StrategyRoutes;
 import io.tas.strategy.StrategyService;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -84,10 +86,12 @@ public final class App implements AutoCloseable {
     private final NodeLease lease;
     private final Jobs jobs;
     private final RealityPriceFeed priceFeed;
+    private final Health health;
 
     private App(Database db, NodeLease lease, ChangeFeed changes, Jobs jobs, WebServer server, Provisioning provisioning, Routes routes,
-                Services services, RealityPriceFeed priceFeed) {
+                Services services, RealityPriceFeed priceFeed, Health health) {
         this.priceFeed = priceFeed;
+        this.health = health;
         this.db = db;
         this.lease = lease;
         this.changes = changes;
@@ -164,15 +168,23 @@ public final class App implements AutoCloseable {
             beforeListen.accept(provisioning);
             jobs.start(); // after the migrations (Database.open) and any reset or seed: due jobs run from here on
 
+            Health health = new Health(db);
+            Duration grace = Health.Settings.fromEnv(System.getenv()).shutdownGrace();
             WebServer server = WebServer.builder()
                     .host(config.host())
                     .port(config.port())
-                    .routing(r -> r.any(pipeline::handle))
+                    .routing(r -> {
+                        health.register(r);
+                        r.any(pipeline::handle);
+                    })
+                    // A stop waits this long for in-flight requests (SIGTERM, issue 11) before closing connections.
+                    .shutdownGracePeriod(grace)
                     // Nagle's algorithm held the tail of larger answers (a page of 100 fills, about 36 KB) until the
                     // client's delayed ACK, about 40 ms a page (docs/benchmarks.md, issue 9): answers go out at once.
                     .connectionOptions(o -> o.tcpNoDelay(true))
                     .putSocket("admin", s -> s.host(config.adminHost()).port(config.adminPort())
                             .connectionOptions(o -> o.tcpNoDelay(true))
+                            .shutdownGracePeriod(grace)
                             .routing(HttpRouting.builder().update(admin::register)))
                     .shutdownHook(false)
                     .build()
@@ -187,7 +199,7 @@ public final class App implements AutoCloseable {
             opened.push(priceFeed);
             priceFeed.start();
             return new App(db, lease, changes, jobs, server, provisioning, routes, new Services(ledger, conversion, positions, loans, maxWithdrawal, ids, accounts),
-                    priceFeed);
+                    priceFeed, health);
         } catch (RuntimeException e) {
             while (!opened.isEmpty()) {
                 try {
@@ -260,7 +272,12 @@ public final class App implements AutoCloseable {
     public Database database() { return db; }
 
     @Override
+    /**
+     * Graceful stop (SIGTERM, issue 11): readiness goes DOWN, the listeners stop accepting and wait up to the grace
+     * period for in-flight requests, the group commits drain what is queued, then the node lease is released.
+     */
     public void close() {
+        health.drain();
         priceFeed.close();
         server.stop();
         jobs.close(); // running jobs finish (or are given up) while the database is still open

@@ -9,6 +9,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
@@ -35,6 +36,10 @@ public final class GroupCommit<C> implements AutoCloseable {
     private final BlockingQueue<Pending<C, ?>> queue = new LinkedBlockingQueue<>();
     private final List<Thread> writers = new ArrayList<>();
     private volatile boolean closed;
+    /** An idle writer wakes this often to notice close(); a queued change wakes it at once. */
+    private static final long IDLE_POLL_MS = 50;
+    /** How long close() lets the writers commit what is queued. */
+    static final long DRAIN_MS = 10_000;
 
     /** runTogether runs changes in one database transaction and returns their outcomes after its commit. */
     GroupCommit(Function<List<C>, List<Outcome<?>>> runTogether) {
@@ -81,13 +86,19 @@ public final class GroupCommit<C> implements AutoCloseable {
     private void writeLoop() {
         List<Pending<C, ?>> batch = new ArrayList<>(MAX_BATCH);
         List<Pending<C, ?>> deferred = new ArrayList<>();
-        while (!closed) {
+        while (true) {
             if (deferred.isEmpty()) {
+                Pending<C, ?> next;
                 try {
-                    batch.add(queue.take());
+                    next = queue.poll(IDLE_POLL_MS, TimeUnit.MILLISECONDS);
                 } catch (InterruptedException e) {
                     break;
                 }
+                if (next == null) {
+                    if (closed) break; // closed and drained: what was queued before close() is committed
+                    continue;
+                }
+                batch.add(next);
             }
             // Deferred changes go first: they arrived before anything still queued.
             List<Pending<C, ?>> candidates = new ArrayList<>(deferred);
@@ -168,9 +179,22 @@ public final class GroupCommit<C> implements AutoCloseable {
         for (Pending<C, ?> p; (p = queue.poll()) != null; ) p.done().completeExceptionally(new IllegalStateException(name + " is shut down"));
     }
 
+    /**
+     * Graceful stop (issue 11, SIGTERM): no new changes; the writers commit what is already queued, for at most
+     * DRAIN_MS, and only then are interrupted; anything still queued fails (its caller gets an error, never silence).
+     */
     @Override
     public void close() {
         closed = true;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_MS);
+        for (Thread w : writers) {
+            try {
+                w.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
         writers.forEach(Thread::interrupt);
         failQueued();
     }

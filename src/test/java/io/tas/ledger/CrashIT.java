@@ -12,16 +12,16 @@ import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import java.io.File;
-import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static io.tas.support.ServerProcess.adminPost;
+import static io.tas.support.ServerProcess.freePort;
+import static io.tas.support.ServerProcess.start;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -85,35 +85,6 @@ class CrashIT {
             }
         } finally {
             if (db != null) db.close();
-        }
-    }
-
-    private static Process start(String url, int port, int adminPort, File log) throws IOException, InterruptedException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-jar", "target/tas.jar", "serve", "--port", Integer.toString(port),
-                "--admin-port", Integer.toString(adminPort), "--db-url", url, "--seed", "demo", "--rate-limits", "off", "--sandbox")
-                .redirectErrorStream(true).redirectOutput(log);
-        pb.environment().put("TAS_ADMIN_TOKEN", TestServer.ADMIN_TOKEN);
-        Process p = pb.start();
-        for (int i = 0; i < 240; i++) {
-            try {
-                if (ApiClient.raw("http://127.0.0.1:" + port + "/api/v2/public/time", "GET", "").code().equals("00000")) return p;
-            } catch (UncheckedIOException notYet) {
-                Thread.sleep(250);
-            }
-            if (!p.isAlive()) throw new IllegalStateException("server exited; see " + log);
-        }
-        p.destroyForcibly();
-        throw new IllegalStateException("server did not start; see " + log);
-    }
-
-    private static Reply adminPost(String admin, String path, String json) {
-        return ApiClient.raw(admin + path, "POST", json, "Authorization", "Bearer " + TestServer.ADMIN_TOKEN, "Content-Type", "application/json");
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
         }
     }
 }

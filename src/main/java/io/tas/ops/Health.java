@@ -1,0 +1,63 @@
+package io.tas.ops;
+
+import io.helidon.http.Status;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerResponse;
+import io.tas.store.Database;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * Liveness and readiness for load balancers and orchestrators (issue 11 item 3), on the API listener, without
+ * signature or rate limit. Live: the process answers. Ready: the database answers and the node is not draining; once
+ * shutdown begins readiness goes DOWN first, so a proxy's health check stops sending new requests while in-flight ones
+ * finish (D84).
+ */
+public final class Health {
+    /** TAS_SHUTDOWN_GRACE_MS: how long a stop waits for in-flight requests before closing their connections. */
+    public record Settings(Duration shutdownGrace) {
+        public static Settings fromEnv(Map<String, String> env) {
+            String v = env.getOrDefault("TAS_SHUTDOWN_GRACE_MS", "10000");
+            long ms;
+            try {
+                ms = Long.parseLong(v.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("TAS_SHUTDOWN_GRACE_MS must be a number of milliseconds, got " + v);
+            }
+            if (ms < 0 || ms > 120_000) throw new IllegalArgumentException("TAS_SHUTDOWN_GRACE_MS must be 0..120000, got " + v);
+            return new Settings(Duration.ofMillis(ms));
+        }
+    }
+
+    private final Database db;
+    private volatile boolean draining;
+
+    public Health(Database db) { this.db = db; }
+
+    public void register(HttpRouting.Builder r) {
+        r.get("/health/live", (req, res) -> send(res, Status.OK_200, "{\"status\":\"UP\"}"));
+        r.get("/health/ready", (req, res) -> {
+            boolean database = databaseUp();
+            boolean ready = database && !draining;
+            send(res, ready ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503, "{\"status\":\"" + (ready ? "UP" : "DOWN")
+                    + "\",\"checks\":{\"database\":\"" + (database ? "UP" : "DOWN") + "\",\"draining\":" + draining + "}}");
+        });
+    }
+
+    /** Shutdown has begun: readiness answers DOWN from now on. */
+    public void drain() { draining = true; }
+
+    private boolean databaseUp() {
+        try {
+            return db.read(dsl -> dsl.selectOne().fetchOne() != null);
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static void send(ServerResponse res, Status status, String json) {
+        res.status(status).header("Content-Type", "application/json").send(json.getBytes(StandardCharsets.UTF_8));
+    }
+}
