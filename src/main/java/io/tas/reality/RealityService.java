@@ -233,8 +233,9 @@ public final class RealityService {
 
     /**
      * A ticker changed: working limit orders of the symbol that it crosses fill as makers at their limit price, oldest
-     * first, each in its own
-     * transaction. The best level's size is shared among them (a size of 0 means no limit). Returns the fills made.
+     * first, each in its own transaction; market orders that rested while execution was off fill as takers at the best
+     * price (D83). The best level's size is shared among them (a size of 0 means no limit). An order that fails is
+     * logged and skipped (D83). Returns the fills made.
      */
     public int onTicker(Ticker t) {
         if (!config.simulatedExecution() || t.category() != Category.SPOT) return 0;
