@@ -69,6 +69,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 
 /** Wires storage, services, the API listener and the admin listener. Tests start exactly this. */
 public final class App implements AutoCloseable {
@@ -257,6 +258,18 @@ public final class App implements AutoCloseable {
     public int adminPort() { return server.port("admin"); }
 
     public Provisioning provisioning() { return provisioning; }
+
+    /** The Reality price feed (off unless TAS_PRICE_FEED=on; tests step it by hand). */
+    public RealityPriceFeed priceFeed() { return priceFeed; }
+
+    /**
+     * The settings App.start reads from the environment beyond Config, checked before starting: a malformed one is a
+     * Config.Invalid (the CLI's one clear line), not a stack trace from inside the start.
+     */
+    public static void checkEnvironment(Map<String, String> env, boolean sandbox) {
+        RealityConfig.fromEnv(env, sandbox);
+        RealityPriceFeed.Settings.fromEnv(env);
+    }
 
     /** The node id this node's IDs carry, leased from the database. */
     public int nodeId() { return lease.nodeId(); }

@@ -283,7 +283,15 @@ public final class Provisioning {
         market.putTicker(ticker);
         // Issue 10: a ticker update fills the Reality orders it crosses (simulated execution). Not inside a seed's
         // transaction: a seed provisions, it does not trade.
-        if (reality != null && !db.inTransaction()) reality.onTicker(ticker);
+        // The ticker is committed by now: matching never fails the admin's call (D83; each order's failure is logged).
+        if (reality != null && !db.inTransaction()) {
+            try {
+                reality.onTicker(ticker);
+            } catch (RuntimeException e) {
+                org.slf4j.LoggerFactory.getLogger(Provisioning.class).warn("Reality matching on the {} ticker failed: {}",
+                        ticker.symbol(), e.getClass().getSimpleName());
+            }
+        }
         return ticker;
     }
 
@@ -377,11 +385,25 @@ public final class Provisioning {
         if (i.maxLeverage() != null) Instrument.checkLeverage("maxLeverage", i.maxLeverage());
         if (i.marginCoin() != null) coin(i.marginCoin());
         if (c.isFutures() && tiers.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, "mmrTiers");
+        // D81: re-posting an instrument without "reality" keeps its flag (a working Reality order keeps its pair).
+        boolean flagged = i.reality() != null ? i.reality() : existingReality(c, i.symbol());
         Instrument inst = new Instrument(c, symbol(i.symbol()), coin(i.baseCoin()), coin(i.quoteCoin()),
-                i.marginCoin(), i.maxLeverage(), Boolean.TRUE.equals(i.reality()), tiers);
+                i.marginCoin(), i.maxLeverage(), flagged, tiers);
         market.putInstrument(inst);
         return inst;
     }
+
+    private boolean existingReality(Category c, String symbol) {
+        if (symbol == null) return false;
+        try {
+            return market.instrument(c, symbol).reality();
+        } catch (ApiException unknown) {
+            return false;
+        }
+    }
+
+    /** The Reality order service (tests: orders placed with another execution setting). */
+    public io.tas.reality.RealityService reality() { return reality; }
 
     public void putLoanTerms(SeedLoanTerms t) {
         loans.putTerms(new LoanService.LoanTerms(coin(t.coin()), Ledger.checkAmount("interestFreeAmount", t.interestFreeAmount()),

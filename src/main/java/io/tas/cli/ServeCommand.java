@@ -37,6 +37,7 @@ public final class ServeCommand implements Callable<Integer> {
         try {
             config = options.apply(Config.fromEnv(main.env()));
             config = config.withSandbox(sandbox || config.sandbox()).validated();
+            App.checkEnvironment(main.env(), config.sandbox());
         } catch (Config.Invalid e) {
             return refuse(spec, e);
         }

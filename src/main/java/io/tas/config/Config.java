@@ -39,7 +39,7 @@ public record Config(
 
     /** A configuration the service must not start with; the message says what to set. */
     public static final class Invalid extends IllegalArgumentException {
-        Invalid(String message) { super(message); }
+        public Invalid(String message) { super(message); }
     }
 
     public static Config fromEnv(Map<String, String> env) {

@@ -44,7 +44,8 @@ public enum Endpoint {
     UNFILLED_STRATEGY_ORDERS("GET", "/api/v3/trade/unfilled-strategy-orders", Permission.UTA_TRADE, Access.READ, 20, Scope.UID, Family.UNIFIED, "2.19, 4.6"),
     // §4.7 Reality orders; DESIGN: 30/s where the spec's two descriptions disagree
     PLACE_REALITY_ORDER("POST", "/api/v3/trade/place-reality-order", Permission.UTA_TRADE, Access.WRITE, 30, Scope.UID, Family.UNIFIED, "2.22, 4.7", Guard.REALITY_ALLOW_LIST),
-    CANCEL_REALITY_ORDER("POST", "/api/v3/trade/cancel-reality-order", Permission.UTA_TRADE, Access.WRITE, 30, Scope.UID, Family.UNIFIED, "2.22, 4.7", Guard.REALITY_ALLOW_LIST),
+    // D81: cancel is not behind the allow-list: an account taken off it can still release its working orders' freezes.
+    CANCEL_REALITY_ORDER("POST", "/api/v3/trade/cancel-reality-order", Permission.UTA_TRADE, Access.WRITE, 30, Scope.UID, Family.UNIFIED, "2.22, 4.7"),
     // §4.8 public tickers
     TICKERS("GET", "/api/v3/market/tickers", null, Access.READ, 20, Scope.IP, Family.ANY, "2.20"),
     // Not in the spec's 30: clients read it to correct clock skew (wire facts §1.5).

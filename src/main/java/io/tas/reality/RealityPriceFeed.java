@@ -1,6 +1,7 @@
 package io.tas.reality;
 
 import io.tas.account.AccountEnums.Category;
+import io.tas.config.Config;
 import io.tas.market.Instrument;
 import io.tas.market.MarketService;
 import io.tas.market.Ticker;
@@ -30,11 +31,38 @@ public final class RealityPriceFeed implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RealityPriceFeed.class);
 
     public record Settings(boolean enabled, long seed, Duration interval, BigDecimal step, BigDecimal band) {
+        static final BigDecimal BAND = new BigDecimal("0.2");
+
+        /**
+         * TAS_PRICE_FEED=on|off (also true|false); the other TAS_PRICE_FEED_* values are read only when it is on (a
+         * malformed one then refuses the start with a clear message); the step is a fraction, 0 < step < 0.2 (the band).
+         */
         public static Settings fromEnv(Map<String, String> env) {
-            long ms = Math.max(100, Long.parseLong(env.getOrDefault("TAS_PRICE_FEED_INTERVAL_MS", "1000")));
-            return new Settings("on".equalsIgnoreCase(env.getOrDefault("TAS_PRICE_FEED", "off")),
-                    Long.parseLong(env.getOrDefault("TAS_PRICE_FEED_SEED", "1")), Duration.ofMillis(ms),
-                    new BigDecimal(env.getOrDefault("TAS_PRICE_FEED_STEP", "0.001")), new BigDecimal("0.2"));
+            boolean on = RealityConfig.onOff(env, "TAS_PRICE_FEED", false);
+            if (!on) return new Settings(false, 1, Duration.ofMillis(1000), new BigDecimal("0.001"), BAND);
+            long ms = Math.max(100, whole(env, "TAS_PRICE_FEED_INTERVAL_MS", 1000));
+            long seed = whole(env, "TAS_PRICE_FEED_SEED", 1);
+            String v = env.getOrDefault("TAS_PRICE_FEED_STEP", "0.001").trim();
+            BigDecimal step;
+            try {
+                step = new BigDecimal(v);
+            } catch (NumberFormatException e) {
+                throw new Config.Invalid("TAS_PRICE_FEED_STEP must be a decimal fraction, not '" + v + "'");
+            }
+            if (step.signum() <= 0 || step.compareTo(BAND) >= 0) {
+                throw new Config.Invalid("TAS_PRICE_FEED_STEP must be above 0 and below " + BAND + ", not " + v);
+            }
+            return new Settings(true, seed, Duration.ofMillis(ms), step, BAND);
+        }
+
+        private static long whole(Map<String, String> env, String name, long dflt) {
+            String v = env.get(name);
+            if (v == null || v.isBlank()) return dflt;
+            try {
+                return Long.parseLong(v.trim());
+            } catch (NumberFormatException e) {
+                throw new Config.Invalid(name + " must be a whole number, not '" + v + "'");
+            }
         }
     }
 
@@ -44,6 +72,8 @@ public final class RealityPriceFeed implements AutoCloseable {
     private final Settings settings;
     private final Random random;
     private final Map<String, BigDecimal> anchors = new HashMap<>();
+    /** Each pair's price decimals, taken once when the walk first sees it: prices that strip to fewer do not coarsen the walk. */
+    private final Map<String, Integer> decimals = new HashMap<>();
     private ScheduledExecutorService scheduler;
 
     public RealityPriceFeed(MarketService market, RealityService reality, Clock clock, Settings settings) {
@@ -76,14 +106,15 @@ public final class RealityPriceFeed implements AutoCloseable {
         }
     }
 
-    /** One step over every Reality pair with a ticker. */
-    synchronized void step() {
+    /** One step over every Reality pair with a ticker (public: tests step a feed that is off). */
+    public synchronized void step() {
         for (Instrument i : market.instruments(Category.SPOT)) {
             if (!i.reality()) continue;
             market.ticker(Category.SPOT, i.symbol()).ifPresent(t -> {
                 BigDecimal anchor = anchors.computeIfAbsent(i.symbol(), s -> mid(t));
                 if (anchor.signum() <= 0) return;
-                Ticker next = next(t, anchor, random.nextDouble(), settings.step(), settings.band(), market.pricePrecision(i), clock.millis());
+                int scale = decimals.computeIfAbsent(i.symbol(), s -> market.pricePrecision(i));
+                Ticker next = next(t, anchor, random.nextDouble(), settings.step(), settings.band(), scale, clock.millis());
                 market.putTicker(next);
                 reality.onTicker(next);
             });

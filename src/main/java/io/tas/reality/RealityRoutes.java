@@ -9,7 +9,7 @@ import io.tas.http.Routes;
 
 import java.util.Set;
 
-/** §4.7 Reality order rows; the allow-list is the catalog's guard (Guard.REALITY_ALLOW_LIST). */
+/** §4.7 Reality order rows; the allow-list is the catalog's guard of placing (Guard.REALITY_ALLOW_LIST), not of cancelling (D81). */
 public final class RealityRoutes implements Routes.Feature {
     private static final Set<String> CATEGORIES = Set.of("SPOT", "MARGIN");
     private static final Set<String> SIDES = Set.of("buy", "sell");

@@ -21,6 +21,8 @@ import io.tas.spot.SpotRecords;
 import io.tas.store.Database;
 import io.tas.store.IdGenerator;
 import org.jooq.exception.IntegrityConstraintViolationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -41,7 +43,13 @@ import static io.tas.ledger.Ledger.move;
  * transaction: the account's lock, the ledger movements, the order row and its §2.17 spot fills.
  */
 public final class RealityService {
+    private static final Logger LOG = LoggerFactory.getLogger(RealityService.class);
     static final int MAX_CLIENT_OID = 64;
+    /**
+     * D72/D82: the price decimals Reality orders are validated with are at most 18 - 4: a price x a quantity (4 decimals)
+     * then always fits the ledger's 18 decimals, whatever decimals an admin's ticker carries.
+     */
+    static final int MAX_PRICE_DECIMALS = Ledger.SCALE - Instrument.QUANTITY_DECIMALS;
     /** D72's minimum order value of a spot pair, in the quote coin. */
     static final BigDecimal MIN_NOTIONAL = BigDecimal.ONE;
     /** Fees paid in the platform token are 20% lower (the ratio the demo's seeded fills use: 0.08% instead of 0.1%). */
@@ -76,6 +84,11 @@ public final class RealityService {
 
     public RealityConfig config() { return config; }
 
+    /** The same service with another execution setting, over the same database (tests: orders that rested while it was off). */
+    public RealityService withConfig(RealityConfig other) {
+        return new RealityService(db, clock, ids, ledger, market, prices, accounts, spot, platformToken, other);
+    }
+
     /** Command: §4.7 place-reality-order, parsed. price is null for market orders. */
     public record Place(long uid, String category, String symbol, String side, String orderType, BigDecimal qty, BigDecimal price,
                         String clientOid) {}
@@ -91,33 +104,37 @@ public final class RealityService {
     // --- placement
 
     public Result place(Place c) {
+        // A repeat of a placed order answers the first result and changes nothing (DESIGN: idempotency). Looked up before
+        // the checks that depend on the tickers (decimals, minimum): a retry of an accepted order replays, not refused.
+        if (c.clientOid() != null) {
+            Optional<RealityOrder> earlier = db.read(dsl -> store.byClientOid(dsl, c.uid(), c.clientOid()));
+            if (earlier.isPresent()) return replay(earlier.get(), c);
+        }
         Instrument inst = realityPair(c.symbol());
         boolean buy = c.side().equals("buy");
         boolean marketOrder = c.orderType().equals("market");
-        // §4.7: a market buy's qty is quote coin; limit orders and market sells are base coin.
-        int pricePrecision = market.pricePrecision(inst);
+        // §4.7: a market buy's qty is quote coin; limit orders and market sells are base coin. D82: at most 14 price decimals.
+        int pricePrecision = Math.min(market.pricePrecision(inst), MAX_PRICE_DECIMALS);
         BigDecimal qty = decimals("qty", positive("qty", c.qty()), marketOrder && buy ? pricePrecision : Instrument.QUANTITY_DECIMALS);
         BigDecimal price = null;
         if (!marketOrder) {
             if (c.price() == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "price");
             price = decimals("price", positive("price", c.price()), pricePrecision);
+            // Every limit order's value must be a ledger amount (40808), a sell's too: its fills are worth price x qty.
+            Ledger.checkAmount("price x qty", price.multiply(qty));
         }
-        BigDecimal frozen = buy ? (marketOrder ? qty : Ledger.checkAmount("price x qty", price.multiply(qty))) : qty;
-        if (buy && frozen.compareTo(MIN_NOTIONAL) < 0) {
-            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "order value is below the minimum " + MIN_NOTIONAL + " " + inst.quoteCoin());
-        }
-        if (!marketOrder && price.multiply(qty).compareTo(MIN_NOTIONAL) < 0) {
+        BigDecimal frozen = buy ? (marketOrder ? qty : price.multiply(qty)) : qty;
+        // Prices are read before the ledger change: its decision runs without SQL (a price reload is SQL).
+        Optional<Ticker> ticker = market.ticker(Category.SPOT, inst.symbol());
+        Optional<BigDecimal> best = ticker.map(t -> buy ? t.ask1Price() : t.bid1Price()).filter(p -> p != null && p.signum() > 0);
+        // D82 minimum order value, in the quote coin: a limit order's price x qty, a market buy's qty (quote coin), a
+        // market sell's qty x the best bid when there is one.
+        BigDecimal value = marketOrder ? (buy ? qty : best.map(qty::multiply).orElse(null)) : price.multiply(qty);
+        if (value != null && value.compareTo(MIN_NOTIONAL) < 0) {
             throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "order value is below the minimum " + MIN_NOTIONAL + " " + inst.quoteCoin());
         }
         Place cmd = new Place(c.uid(), c.category(), c.symbol(), c.side(), c.orderType(), qty, price, c.clientOid());
-        // A repeat of a placed order answers the first result and changes nothing (DESIGN: idempotency).
-        if (c.clientOid() != null) {
-            Optional<RealityOrder> earlier = db.read(dsl -> store.byClientOid(dsl, c.uid(), c.clientOid()));
-            if (earlier.isPresent()) return replay(earlier.get(), cmd);
-        }
-        // Prices are read before the ledger change: its decision runs without SQL (a price reload is SQL).
-        Optional<Ticker> ticker = config.simulatedExecution() ? market.ticker(Category.SPOT, inst.symbol()) : Optional.empty();
-        Optional<BigDecimal> marketPrice = ticker.map(t -> buy ? t.ask1Price() : t.bid1Price()).filter(p -> p != null && p.signum() > 0);
+        Optional<BigDecimal> marketPrice = config.simulatedExecution() ? best : Optional.empty();
         if (config.simulatedExecution() && marketOrder && marketPrice.isEmpty()) {
             // Market orders fill at once against the best bid/ask: without one there is nothing to fill against.
             throw new ApiException(ErrorCode.PRICE_UNAVAILABLE, inst.symbol());
@@ -161,9 +178,11 @@ public final class RealityService {
             });
         } catch (IntegrityConstraintViolationException e) {
             // The unique (uid, clientOid) key: a concurrent first send won (the lock makes this rare); answer as its repeat.
-            if (c.clientOid() == null) throw e;
-            RealityOrder winner = db.read(dsl -> store.byClientOid(dsl, c.uid(), c.clientOid())).orElseThrow(() -> e);
-            return replay(winner, cmd);
+            // Any other constraint is a refused order (40017, nothing written), never a 5xx.
+            Optional<RealityOrder> winner = c.clientOid() == null ? Optional.empty() : db.read(dsl -> store.byClientOid(dsl, c.uid(), c.clientOid()));
+            if (winner.isPresent()) return replay(winner.get(), cmd);
+            LOG.warn("Reality order on {} refused by a database constraint: {}", c.symbol(), e.getClass().getSimpleName());
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "the order could not be stored");
         }
     }
 
@@ -181,7 +200,8 @@ public final class RealityService {
     // --- cancel
 
     public Result cancel(Cancel c) {
-        realityPair(c.symbol());
+        // D81: the order is found by the account and its orderId/clientOid, not through the pair's registry entry: an
+        // order stays cancellable (its freeze releasable) after its pair lost the Reality flag. The symbol must be the order's.
         if (c.orderId() == null && c.clientOid() == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "orderId or clientOid");
         return db.tx(dsl -> {
             accounts.lock(c.uid());
@@ -192,25 +212,30 @@ public final class RealityService {
             if (!o.isWorking()) {
                 throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "order " + o.orderId() + " is " + o.status() + " and cannot be cancelled");
             }
-            // The remaining frozen amount goes back, exactly.
-            BalanceKey k = key(o.uid(), o.frozenCoin());
-            if (o.frozen().signum() > 0) {
-                ledger.submit(List.of(k), rows -> rows.post("reality_cancel", null, o.uid(), List.of(
-                        move(k, Field.frozen, o.frozen().negate(), Counter.order),
-                        move(k, Field.available, o.frozen(), Counter.order))));
-            }
-            RealityOrder cancelled = o.next(BigDecimal.ZERO, o.filledQty(), o.filledAmount(), RealityOrder.CANCELLED, clock.millis());
-            store.update(dsl, cancelled);
-            return Result.of(cancelled);
+            return Result.of(cancelInTransaction(dsl, o));
         });
+    }
+
+    /** Cancels a working order inside the caller's transaction (its account locked): the remaining freeze goes back, exactly. */
+    private RealityOrder cancelInTransaction(org.jooq.DSLContext dsl, RealityOrder o) {
+        BalanceKey k = key(o.uid(), o.frozenCoin());
+        if (o.frozen().signum() > 0) {
+            ledger.submit(List.of(k), rows -> rows.post("reality_cancel", null, o.uid(), List.of(
+                    move(k, Field.frozen, o.frozen().negate(), Counter.order),
+                    move(k, Field.available, o.frozen(), Counter.order))));
+        }
+        RealityOrder cancelled = o.next(BigDecimal.ZERO, o.filledQty(), o.filledAmount(), RealityOrder.CANCELLED, clock.millis());
+        store.update(dsl, cancelled);
+        return cancelled;
     }
 
     // --- simulated execution of resting orders
 
     /**
      * A ticker changed: working limit orders of the symbol that it crosses fill as makers at their limit price, oldest
-     * first, each in its own
-     * transaction. The best level's size is shared among them (a size of 0 means no limit). Returns the fills made.
+     * first, each in its own transaction; market orders that rested while execution was off fill as takers at the best
+     * price (D83). The best level's size is shared among them (a size of 0 means no limit). An order that fails is
+     * logged and skipped (D83). Returns the fills made.
      */
     public int onTicker(Ticker t) {
         if (!config.simulatedExecution() || t.category() != Category.SPOT) return 0;
@@ -227,8 +252,14 @@ public final class RealityService {
         int fills = 0;
         for (RealityOrder o : db.read(dsl -> store.working(dsl, t.symbol()))) {
             BigDecimal[] left = o.isBuy() ? askLeft : bidLeft;
-            if (left[0] != null && left[0].signum() == 0) continue; // the level is used up
-            if (fillResting(o, t, left, fees)) fills++;
+            if (left[0] != null && left[0].signum() <= 0) continue; // the level is used up
+            // One order that cannot fill (its transaction rolled back) does not stop the newer ones (D83).
+            try {
+                if (fillResting(o, t, left, fees)) fills++;
+            } catch (RuntimeException e) {
+                LOG.warn("Reality order {} on {} not filled at this ticker: {}", o.orderId(), o.symbol(),
+                        e instanceof ApiException a ? a.getMessage() : e.getClass().getSimpleName());
+            }
         }
         return fills;
     }
@@ -240,21 +271,28 @@ public final class RealityService {
             RealityOrder o = store.byId(dsl, first.uid(), first.orderId()).filter(RealityOrder::isWorking).orElse(null);
             if (o == null) return false;
             BigDecimal levelLeft = left[0];
-            // A resting order is the maker: it fills at its own limit price once the market reaches it.
+            // A resting limit order is the maker: it fills at its own limit price once the market reaches it. A market
+            // order that rested (execution was off) is a taker at the best price, as at placement (D83).
             Optional<Match> match = crossing(o, t, levelLeft).map(m -> o.isMarket() ? m : new Match(o.price(), m.size()));
             if (match.isEmpty()) return false;
+            if (match.get().size().signum() == 0) {
+                // A market buy whose quote qty buys less than one quantity step: cancelled, its freeze released, no zero fill.
+                cancelInTransaction(dsl, o);
+                return false;
+            }
+            String scope = o.isMarket() ? "taker" : "maker";
             boolean deduct = accounts.settingsInTransaction(o.uid()).deduct() == Deduct.on;
             long tradeId = ids.next();
             long now = clock.millis();
             Outcome out = ledger.submit(keys(o, deduct), rows -> {
                 List<Movement> moves = new ArrayList<>();
-                Outcome r = execute(o, match.get(), "maker", deduct, fees, tradeId, now, rows, moves);
+                Outcome r = execute(o, match.get(), scope, deduct, fees, tradeId, now, rows, moves);
                 rows.post("reality_fill", null, o.uid(), moves);
                 return r;
             });
             store.update(dsl, out.order());
             spot.appendExecutionFills(dsl, out.fills());
-            if (levelLeft != null) left[0] = levelLeft.subtract(match.get().size());
+            if (levelLeft != null) left[0] = levelLeft.subtract(match.get().size()).max(BigDecimal.ZERO);
             return true;
         });
     }
@@ -316,6 +354,13 @@ public final class RealityService {
                             Ledger.Locked rows, List<Movement> moves) {
         BigDecimal size = m.size();
         BigDecimal amount = m.price().multiply(size);
+        try {
+            Ledger.checkAmount("amount", amount); // the ledger's own check, before any movement (D82)
+        } catch (ApiException notAnAmount) {
+            // A taker fill at a ticker price of many decimals: nothing is posted, the order is refused / stays (40098).
+            throw new ApiException(ErrorCode.PRICE_UNAVAILABLE, o.symbol() + " (" + size.toPlainString() + " at "
+                    + m.price().toPlainString() + " is not an amount of at most " + Ledger.SCALE + " decimals)");
+        }
         BigDecimal filledQty = o.filledQty().add(size);
         BigDecimal filledAmount = o.filledAmount().add(amount);
         boolean done = o.isMarket() || filledQty.compareTo(o.qty()) == 0;
@@ -338,7 +383,8 @@ public final class RealityService {
             BigDecimal tokenFee = amount.multiply(fees.quotePrice()).multiply(rate).multiply(TOKEN_FEE_DISCOUNT)
                     .divide(fees.tokenPrice(), MathContext.DECIMAL128).setScale(TOKEN_FEE_SCALE, RoundingMode.DOWN).stripTrailingZeros();
             Balance token = rows.get(tokenKey);
-            if (token.available().compareTo(tokenFee) >= 0) {
+            // A token fee that rounds to 0 at 12 decimals is no deduction: the fee stays in the received coin.
+            if (tokenFee.signum() > 0 && token.available().compareTo(tokenFee) >= 0) {
                 deduction = "yes";
                 feeCoin = platformToken;
                 fee = tokenFee;
@@ -353,7 +399,7 @@ public final class RealityService {
         RealityOrder next = o.next(o.frozen().subtract(release), filledQty, filledAmount, status, now);
         // §2.17: fees as the platform shows them, negative (as the seeded fills).
         SpotFill fill = new SpotFill(o.uid(), tradeId, o.orderId(), o.symbol(), o.orderType(), o.side(), m.price(), size, amount, scope,
-                deduction, feeCoin, deducted.negate(), fee.negate(), now, now);
+                deduction, feeCoin, deducted.negate(), fee.negate(), now, now, o.category(), BigDecimal.ZERO);
         return new Outcome(next, List.of(fill));
     }
 

@@ -315,4 +315,221 @@ class RealityOrdersApiTest extends SharedServerTest {
             ownAdmin.assertConserved();
         }
     }
+
+    // --- review fixes (D81-D83 updates)
+
+    private static final String AAPLX_INSTRUMENT = "{\"category\":\"SPOT\",\"symbol\":\"AAPLXUSDT\",\"baseCoin\":\"AAPLX\",\"quoteCoin\":\"USDT\"";
+
+    private static String cancelBody(String symbol, String idField, String id) {
+        return "{" + (symbol == null ? "" : "\"symbol\":\"" + symbol + "\",") + "\"" + idField + "\":\"" + id + "\"}";
+    }
+
+    /** Item 1: cancel finds the order by account and id, uses its own symbol, and needs neither the allow-list nor the flag. */
+    @Test
+    void aWorkingOrderStaysCancellableAfterItsPairLosesTheFlagAndTheAccountLeavesTheAllowList() {
+        ApiClient c = setUp("200.5", "200.25", true, "USDT", "1000");
+        String a = c.post(PLACE, order(symbol, "buy", "limit", "1", "100", "k-1")).data().get("orderId").asText();
+        ok(c.post(PLACE, order(symbol, "buy", "limit", "2", "100", "k-2")));
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "700/300/0");
+        try {
+            // Re-posting the instrument without "reality" keeps the flag: placing still works.
+            ok(admin.post("/admin/v1/instruments", AAPLX_INSTRUMENT + "}"));
+            Reply d = c.post(PLACE, order(symbol, "buy", "limit", "1", "100", null));
+            ok(d);
+            ok(c.post(CANCEL, cancelBody(symbol, "orderId", d.data().get("orderId").asText())));
+
+            // The flag taken away explicitly and the account off the allow-list: placing is refused, cancelling is not.
+            ok(admin.post("/admin/v1/instruments", AAPLX_INSTRUMENT + ",\"reality\":false}"));
+            ok(admin.post("/admin/v1/accounts/" + uid + "/reality-allow-list", "{\"allowed\":false}"));
+            assertError(c.post(PLACE, order(symbol, "buy", "limit", "1", "100", null)), "40014");
+            Map<String, String> before = admin.balances(uid);
+            assertThat(before).containsEntry("unified/USDT", "700/300/0");
+            // The symbol is required and must be the order's.
+            assertError(c.post(CANCEL, cancelBody("BTCUSDT", "orderId", a)), "40034");
+            assertError(c.post(CANCEL, cancelBody("NOPEUSDT", "clientOid", "k-2")), "40034");
+            assertError(c.post(CANCEL, cancelBody(null, "orderId", a)), "40019", "Parameter symbol cannot be empty");
+            assertThat(admin.balances(uid)).isEqualTo(before);
+
+            ok(c.post(CANCEL, cancelBody(symbol, "orderId", a)));
+            ok(c.post(CANCEL, cancelBody(symbol, "clientOid", "k-2")));
+            assertThat(admin.balances(uid)).containsEntry("unified/USDT", "1000/0/0");
+            assertThat(orderRow(a).get("status").asText()).isEqualTo("cancelled");
+        } finally {
+            ok(admin.post("/admin/v1/instruments", AAPLX_INSTRUMENT + ",\"reality\":true}"));
+        }
+        admin.assertConserved();
+    }
+
+    /** Item 2: a ticker of 16 decimals; prices are validated at 14 and every amount is a ledger amount: no 5xx, nothing changes. */
+    @Test
+    void tickerPricesOfSixteenDecimalsNeverReachTheLedgerUnrounded() {
+        ApiClient c = setUp("200.1234567890123456", "200.1234567890123455", true, "USDT", "1000", "AAPLX", "10");
+        Map<String, String> before = admin.balances(uid);
+        // 16 decimals are more than the 14 Reality prices may have (D82): 40808.
+        assertError(c.post(PLACE, order(symbol, "sell", "limit", "1.2345", "300.1234567890123456", null)), "40808");
+        assertError(c.post(PLACE, order(symbol, "buy", "limit", "1", "100.123456789012345", null)), "40808");
+        // Taker fills at the 16-decimal ask/bid would be amounts of 20 decimals: 40098, nothing posted.
+        assertError(c.post(PLACE, order(symbol, "buy", "market", "100", null, null)), "40098");
+        assertError(c.post(PLACE, order(symbol, "buy", "limit", "1.2345", "200.12345678901235", null)), "40098");
+        assertError(c.post(PLACE, order(symbol, "sell", "market", "1.2345", null, null)), "40098");
+        assertThat(admin.balances(uid)).isEqualTo(before);
+        assertThat(fills()).isEmpty();
+
+        // 14 decimals rest, and fill as the maker at their own price: 1.2345 x 210.12345678901234 has 18 decimals.
+        Reply sell = c.post(PLACE, order(symbol, "sell", "limit", "1.2345", "210.12345678901234", null));
+        ok(sell);
+        ticker("210.2000000000000001", "100", "210.1300000000000001", "100");
+        assertThat(orderRow(sell.data().get("orderId").asText()).get("status").asText()).isEqualTo("filled");
+        BigDecimal amount = new BigDecimal("1.2345").multiply(new BigDecimal("210.12345678901234"));
+        BigDecimal fee = amount.multiply(new BigDecimal("0.001")).setScale(18, RoundingMode.HALF_EVEN);
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", plain(new BigDecimal("1000").add(amount).subtract(fee)) + "/0/0")
+                .containsEntry("unified/" + base, "8.7655/0/0");
+        admin.assertConserved();
+    }
+
+    /** Item 3: a resting order that cannot fill (its taker amount has 20 decimals) is skipped; a newer one still fills. */
+    @Test
+    void oneOrderThatCannotFillDoesNotStopTheNewerOnes() {
+        ApiClient c = setUp("200.5", "200.25", true, "USDT", "1000");
+        // A market buy that rested while execution was off (it fills as a taker at the ask, item 6).
+        long stuck = restingMarket("buy", "100");
+        Reply newer = c.post(PLACE, order(symbol, "buy", "limit", "1", "150", null));
+        ok(newer);
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "750/250/0");
+        // Ask 149.1234567890123456: the market buy would be floor4(100 / ask) = 0.6705 at 16 decimals (refused, logged);
+        // the newer limit buy fills as the maker at 150 (fee 0.001 base). The admin's ticker call succeeds.
+        ticker("149.1234567890123456", "100", "149", "100");
+        assertThat(orderRow(newer.data().get("orderId").asText()).get("status").asText()).isEqualTo("filled");
+        assertThat(orderRow(Long.toString(stuck)).get("status").asText()).isEqualTo("live");
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "750/100/0").containsEntry("unified/" + base, "0.999/0/0");
+        ok(c.post(CANCEL, cancelBody(symbol, "orderId", Long.toString(stuck))));
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "850/0/0");
+        admin.assertConserved();
+    }
+
+    /** Places a market order as if simulated execution were off: it rests, frozen (the service over the same database). */
+    private long restingMarket(String side, String qty) {
+        io.tas.reality.RealityService off = server.app.provisioning().reality().withConfig(new io.tas.reality.RealityConfig(false));
+        return off.place(new io.tas.reality.RealityService.Place(uid, "SPOT", symbol, side, "market", new BigDecimal(qty), null, null)).orderId();
+    }
+
+    /** Item 4 (D82): a market sell is worth qty x the best bid, in the quote coin, and needs the 1 USDT minimum. */
+    @Test
+    void aMarketSellNeedsTheMinimumValueAtTheBestBid() {
+        ApiClient c = setUp("0.51", "0.5", true, "AAPLX", "10");
+        Map<String, String> before = admin.balances(uid);
+        // 1.9999 x 0.5 = 0.99995 USDT < 1.
+        assertError(c.post(PLACE, order(symbol, "sell", "market", "1.9999", null, null)), "40017",
+                "Parameter verification failed order value is below the minimum 1 USDT");
+        assertThat(admin.balances(uid)).isEqualTo(before);
+        // 2 x 0.5 = 1 USDT, taker fee 0.001 USDT.
+        ok(c.post(PLACE, order(symbol, "sell", "market", "2", null, null)));
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "0.999/0/0").containsEntry("unified/" + base, "8/0/0");
+        admin.assertConserved();
+    }
+
+    /** Item 5: a retry of an accepted order replays even when the tickers' decimals have since shrunk. */
+    @Test
+    void aRetryReplaysBeforeTheDecimalsAreCheckedAgain() {
+        ApiClient c = setUp("200.5", "200.25", true, "USDT", "1000");
+        Reply first = c.post(PLACE, order(symbol, "buy", "limit", "1", "100.25", "retry-1"));
+        ok(first);
+        ticker("201.5", "100", "201", "100"); // 1 decimal now: 100.25 would be refused as a new order
+        assertError(c.post(PLACE, order(symbol, "buy", "limit", "1", "100.25", null)), "40808");
+        Reply again = c.post(PLACE, order(symbol, "buy", "limit", "1", "100.25", "retry-1"));
+        ok(again);
+        assertThat(again.data().get("orderId").asText()).isEqualTo(first.data().get("orderId").asText());
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "899.75/100.25/0");
+        ok(c.post(CANCEL, cancelBody(symbol, "clientOid", "retry-1")));
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "1000/0/0");
+        admin.assertConserved();
+    }
+
+    /** Item 5: the feed keeps the pair's decimals it started with, also after prices that strip to fewer. */
+    @Test
+    void thePriceFeedKeepsThePairsDecimals() {
+        setUp("230.3", "230.1", false, "USDT", "1");
+        // mid 230.2, half spread 0.1, last with 2 decimals: a step's prices all strip to 1 decimal when its last ends in 0.
+        ok(admin.post("/admin/v1/tickers", "{\"category\":\"SPOT\",\"symbol\":\"" + symbol + "\",\"lastPrice\":\"230.25\",\"ask1Price\":\"230.3\","
+                + "\"bid1Price\":\"230.1\",\"ask1Size\":\"100\",\"bid1Size\":\"100\"}"));
+        int twoDecimals = 0;
+        for (int i = 0; i < 60; i++) {
+            server.app.priceFeed().step();
+            BigDecimal last = server.app.database().read(dsl -> dsl.select(io.tas.store.generated.Tables.TICKER.LAST_PRICE)
+                    .from(io.tas.store.generated.Tables.TICKER).where(io.tas.store.generated.Tables.TICKER.SYMBOL.eq(symbol),
+                            io.tas.store.generated.Tables.TICKER.CATEGORY.eq("SPOT")).fetchOne().value1());
+            if (last.stripTrailingZeros().scale() == 2) twoDecimals++;
+        }
+        // About 9 steps in 10 end in a non-zero second decimal; a walk that lost its decimals would keep at most 1.
+        assertThat(twoDecimals).isGreaterThan(30);
+    }
+
+    /** Item 6: market orders that rested while execution was off fill as takers, or are cancelled when they buy nothing. */
+    @Test
+    void aMarketOrderThatRestedFillsAsTakerOrIsCancelledWhenItBuysNothing() {
+        setUp("200.5", "200.25", true, "USDT", "1000");
+        long tiny = restingMarket("buy", "1.5");
+        long buy = restingMarket("buy", "300");
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "698.5/301.5/0");
+        // Ask 20000: 1.5 USDT buys floor4(0.000075) = 0: cancelled, no fill; 300 USDT buys 0.015 as a taker
+        // (amount 300, fee 0.000015 base).
+        ticker("20000", "100", "19999", "100");
+        assertThat(orderRow(Long.toString(tiny)).get("status").asText()).isEqualTo("cancelled");
+        assertThat(orderRow(Long.toString(tiny)).get("frozen").asText()).isEqualTo("0");
+        assertThat(orderRow(Long.toString(buy)).get("status").asText()).isEqualTo("filled");
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "700/0/0").containsEntry("unified/" + base, "0.014985/0/0");
+        List<SpotFillRecord> fills = fills();
+        assertThat(fills).hasSize(1);
+        SpotFillRecord f = fills.getFirst();
+        assertThat(f.getOrderId()).isEqualTo(buy);
+        assertThat(List.of(f.getTradeScope(), plain(f.getPriceAvg()), plain(f.getSize()), plain(f.getAmount()), plain(f.getTotalFee())))
+                .containsExactly("taker", "20000", "0.015", "300", "-0.000015");
+        admin.assertConserved();
+    }
+
+    /** Item 7: a constraint other than the clientOid key refuses the order (40017), never a 5xx, and writes nothing. */
+    @Test
+    void anotherDatabaseConstraintIsA4xxNotA5xx() {
+        ApiClient c = setUp("200.5", "200.25", true, "USDT", "1000");
+        Map<String, String> before = admin.balances(uid);
+        String name = "reality_test_qty_" + kind.name().toLowerCase();
+        server.app.database().tx(dsl -> dsl.execute("alter table reality_order add constraint " + name + " check (qty <> 7.7777)"));
+        try {
+            assertError(c.post(PLACE, order(symbol, "buy", "limit", "7.7777", "100", null)), "40017");
+            assertError(c.post(PLACE, order(symbol, "buy", "limit", "7.7777", "100", "cons-1")), "40017");
+        } finally {
+            server.app.database().tx(dsl -> dsl.execute("alter table reality_order drop constraint " + name));
+        }
+        assertThat(admin.balances(uid)).isEqualTo(before);
+        assertThat(admin.get("/admin/v1/accounts/" + uid + "/reality-orders").data()).isEmpty();
+        admin.assertConserved();
+    }
+
+    /** Item 8: a platform-token fee that rounds to 0 is no deduction; a MARGIN order's fills are MARGIN fills. */
+    @Test
+    void aTokenFeeOfZeroFallsBackAndMarginFillsKeepTheirCategory() {
+        try (TestServer own = TestServer.start(kind, new MutableClock(System.currentTimeMillis()), false)) {
+            Admin ownAdmin = new Admin(own);
+            // BGB at 10^15 USDT: the fee of 200 USDT, 200 x 0.001 x 0.8 / 10^15 = 1.6e-16 BGB, is 0 at 12 decimals.
+            ok(ownAdmin.post("/admin/v1/tickers", "{\"category\":\"SPOT\",\"symbol\":\"BGBUSDT\",\"lastPrice\":\"1000000000000000\"}"));
+            ok(ownAdmin.post("/admin/v1/tickers", "{\"category\":\"SPOT\",\"symbol\":\"AAPLXUSDT\",\"lastPrice\":\"99.5\",\"ask1Price\":\"100\","
+                    + "\"bid1Price\":\"99.5\",\"ask1Size\":\"100\",\"bid1Size\":\"100\"}"));
+            ApiClient c = own.client(ownAdmin.fundedAccount("token-zero-" + kind, "USDT", "1000", "BGB", "1"));
+            long ownUid = ownAdmin.lastUid;
+            ok(ownAdmin.post("/admin/v1/accounts/" + ownUid + "/reality-allow-list", "{\"allowed\":true}"));
+            ok(c.post("/api/v3/account/switch-deduct", "{\"deduct\":\"on\"}"));
+            ok(c.post(PLACE, order("AAPLXUSDT", "buy", "limit", "2", "101", null)));
+            // The fee is taken from the base coin received: 2 x 0.001 = 0.002; BGB untouched.
+            assertThat(ownAdmin.balances(ownUid)).containsEntry("unified/USDT", "800/0/0").containsEntry("unified/AAPLX", "1.998/0/0")
+                    .containsEntry("unified/BGB", "1/0/0");
+            ok(c.post(PLACE, "{\"category\":\"MARGIN\",\"symbol\":\"AAPLXUSDT\",\"side\":\"buy\",\"orderType\":\"limit\",\"qty\":\"1\",\"price\":\"101\"}"));
+            List<SpotFillRecord> fills = own.app.database().read(dsl -> dsl.selectFrom(SPOT_FILL).where(SPOT_FILL.UID.eq(ownUid))
+                    .orderBy(SPOT_FILL.TRADE_ID).fetch());
+            assertThat(fills).hasSize(2);
+            assertThat(List.of(fills.get(0).getDeduction(), fills.get(0).getFeeCoin(), plain(fills.get(0).getTotalFee()), fills.get(0).getCategory()))
+                    .containsExactly("no", "AAPLX", "-0.002", "SPOT");
+            assertThat(fills.get(1).getCategory()).isEqualTo("MARGIN");
+            ownAdmin.assertConserved();
+        }
+    }
 }

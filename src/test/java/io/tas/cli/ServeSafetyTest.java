@@ -82,6 +82,14 @@ class ServeSafetyTest {
     }
 
     @Test
+    void malformedRealitySettingsAreRefusedWithOneLine() throws Exception {
+        assertThat(refused(tas(Map.of("TAS_ADMIN_TOKEN", GOOD_TOKEN, "TAS_MASTER_KEY", GOOD_MASTER_KEY, "TAS_SIMULATED_EXECUTION", "maybe"), serve())))
+                .contains("TAS_SIMULATED_EXECUTION must be on or off (or true/false), not 'maybe'");
+        assertThat(refused(tas(Map.of("TAS_ADMIN_TOKEN", GOOD_TOKEN, "TAS_MASTER_KEY", GOOD_MASTER_KEY, "TAS_PRICE_FEED", "on",
+                "TAS_PRICE_FEED_STEP", "0.5"), serve()))).contains("TAS_PRICE_FEED_STEP must be above 0 and below 0.2");
+    }
+
+    @Test
     void anAdminTokenShorterThanSixteenCharactersIsRefused() throws Exception {
         assertThat(refused(tas(Map.of("TAS_ADMIN_TOKEN", "fifteen-chars-x", "TAS_MASTER_KEY", GOOD_MASTER_KEY), serve())))
                 .contains("TAS_ADMIN_TOKEN must be at least 16 characters besides blanks (it has 15)");
