@@ -29,12 +29,25 @@ public final class SpotRoutes implements Routes.Feature {
                                  String fee, String status, String fromAddress, String toAddress, String chain, String confirm,
                                  String tag, String cTime, String uTime) {}
 
-    /** §2.17 (FillWire): the page is the fills' stored JSON joined into an array. */
+    /** §2.17 (FillWire): the page is the fills' stored JSON joined into an array, copied once into the answer's bytes. */
     private RawJson fills(ApiRequest r) {
         Params p = r.params();
         var q = new FillQuery(p.get("symbol"), p.id("orderId"), p.millis("startTime"), p.millis("endTime"),
                 p.intInRange("limit", 100, 1, 100), p.id("idLessThan"));
-        return new RawJson(("[" + String.join(",", records.fillPage(r.uid(), q)) + "]").getBytes(StandardCharsets.UTF_8));
+        List<String> page = records.fillPage(r.uid(), q);
+        byte[][] parts = new byte[page.size()][];
+        int length = 2 + Math.max(0, page.size() - 1);
+        for (int i = 0; i < parts.length; i++) length += (parts[i] = page.get(i).getBytes(StandardCharsets.UTF_8)).length;
+        byte[] out = new byte[length];
+        int at = 0;
+        out[at++] = '[';
+        for (int i = 0; i < parts.length; i++) {
+            if (i > 0) out[at++] = ',';
+            System.arraycopy(parts[i], 0, out, at, parts[i].length);
+            at += parts[i].length;
+        }
+        out[at] = ']';
+        return new RawJson(out);
     }
 
     private List<WithdrawalView> withdrawals(ApiRequest r) {
