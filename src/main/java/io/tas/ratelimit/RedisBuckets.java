@@ -18,6 +18,9 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.Delay;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +48,7 @@ final class RedisBuckets implements AutoCloseable {
 
     private record Connected(StatefulRedisConnection<String, byte[]> connection, RemoteBucketBuilder<String> builder) {}
 
+    private final ClientResources resources;
     private final RedisClient client;
     private final RedisURI uri;
     private final String where;
@@ -67,7 +71,11 @@ final class RedisBuckets implements AutoCloseable {
         this.clock = clock;
         this.expiry = expiry;
         this.timeout = timeout;
-        this.client = RedisClient.create(uri);
+        // Lettuce's default reconnect delay grows to 30 s: capped at 1 s, the limits come back within about a second of Redis.
+        this.resources = DefaultClientResources.builder()
+                .reconnectDelay(Delay.exponential(Duration.ofMillis(10), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
+                .build();
+        this.client = RedisClient.create(resources, uri);
         client.setOptions(ClientOptions.builder()
                 .autoReconnect(true)
                 // While disconnected a command fails at once instead of waiting in a queue: a dead Redis stalls nothing.
@@ -159,5 +167,6 @@ final class RedisBuckets implements AutoCloseable {
         Connected c = connected.getAndSet(null);
         if (c != null) c.connection().close();
         client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        resources.shutdown(0, 2, TimeUnit.SECONDS);
     }
 }

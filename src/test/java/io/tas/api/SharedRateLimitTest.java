@@ -174,4 +174,102 @@ class SharedRateLimitTest {
             assertThat(io.tas.support.Metrics.value(server, "tas_rate_limit_redis_up")).isEqualTo(0);
         }
     }
+
+    /**
+     * Redis stopped mid-run and started again (a private redis-server on a free port, not the shared one): while it is
+     * down the D84 policy holds with no 5xx, and once it is back the limits hold again without a restart of the node.
+     */
+    @Test
+    void redisStoppedMidRunThenBackLimitsComeBack() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        Process own = startRedis(port);
+        MutableClock clock = new MutableClock(System.currentTimeMillis());
+        try (TestServer server = TestServer.start(Databases.Kind.H2, clock,
+                c -> c.withRedisUrl("redis://127.0.0.1:" + port).withRedisKeyPrefix(uniquePrefix()))) {
+            Admin admin = new Admin(server);
+            ApiClient client = server.client(account(admin, "recovery-1"));
+            ApiClient probe = server.client(account(admin, "recovery-probe"));
+            assertThat(acceptedAlternately(30, client, client, c -> c.get("/api/v3/account/settings"))).isEqualTo(20);
+
+            stop(own);
+            assertThat(acceptedAlternately(25, client, client, c -> c.get("/api/v3/account/settings"))).as("reads fail open").isEqualTo(25);
+            assertThat(acceptedAlternately(3, client, client, c -> c.post("/api/v3/account/set-leverage", SET_LEVERAGE))).as("writes fail closed").isZero();
+            assertThat(io.tas.support.Metrics.value(server, "tas_rate_limit_redis_up")).isEqualTo(0);
+
+            own = startRedis(port); // empty: every bucket starts full again
+            long until = System.nanoTime() + 15_000_000_000L;
+            while (probe.post("/api/v3/account/set-leverage", SET_LEVERAGE).status() == 429) {
+                if (System.nanoTime() > until) throw new AssertionError("limits did not come back within 15 s of Redis");
+                Thread.sleep(100);
+            }
+            assertThat(acceptedAlternately(30, client, client, c -> c.get("/api/v3/account/settings"))).as("limited again").isEqualTo(20);
+            assertThat(io.tas.support.Metrics.value(server, "tas_rate_limit_redis_up")).isEqualTo(1);
+        } finally {
+            stop(own);
+        }
+    }
+
+    /**
+     * A Redis that takes longer than TAS_REDIS_TIMEOUT_MS (200 ms) to answer (DEBUG SLEEP on a private redis-server)
+     * costs a request about the timeout, not the stall, and the D84 policy answers.
+     */
+    @Test
+    void aSlowRedisCostsARequestTheTimeoutNotTheStall() throws Exception {
+        int port;
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+        }
+        Process own = startRedis(port, "--enable-debug-command", "yes");
+        Process sleeper = null;
+        MutableClock clock = new MutableClock(System.currentTimeMillis());
+        try (TestServer server = TestServer.start(Databases.Kind.H2, clock,
+                c -> c.withRedisUrl("redis://127.0.0.1:" + port).withRedisKeyPrefix(uniquePrefix()))) {
+            Admin admin = new Admin(server);
+            ApiClient client = server.client(account(admin, "slow-1"));
+            assertThat(client.get("/api/v3/account/settings").code()).isEqualTo("00000");
+
+            sleeper = new ProcessBuilder("redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(port), "DEBUG", "SLEEP", "4")
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            Thread.sleep(300); // the server is asleep now
+            long t0 = System.nanoTime();
+            Reply read = client.get("/api/v3/account/settings");
+            long readMillis = (System.nanoTime() - t0) / 1_000_000;
+            t0 = System.nanoTime();
+            Reply write = client.post("/api/v3/account/set-leverage", SET_LEVERAGE);
+            long writeMillis = (System.nanoTime() - t0) / 1_000_000;
+            assertThat(read.code()).as(read.raw()).isEqualTo("00000");
+            assertThat(write.status()).as(write.raw()).isEqualTo(429);
+            assertThat(write.code()).isEqualTo("429");
+            assertThat(readMillis).as("read took %d ms", readMillis).isLessThan(1500);
+            assertThat(writeMillis).as("write took %d ms", writeMillis).isLessThan(1500);
+        } finally {
+            if (sleeper != null) stop(sleeper);
+            stop(own);
+        }
+    }
+
+    private static Process startRedis(int port, String... extra) throws Exception {
+        List<String> command = new ArrayList<>(List.of("redis-server", "--bind", "127.0.0.1", "--port", Integer.toString(port), "--save", "",
+                "--appendonly", "no", "--dir", System.getProperty("java.io.tmpdir")));
+        command.addAll(List.of(extra));
+        Process p = new ProcessBuilder(command)
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        long until = System.nanoTime() + 10_000_000_000L;
+        while (true) {
+            try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+                return p;
+            } catch (IOException e) {
+                if (System.nanoTime() > until || !p.isAlive()) throw new AssertionError("redis-server did not start on " + port, e);
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    private static void stop(Process p) throws InterruptedException {
+        p.destroy(); // this test's own redis-server, by its process handle
+        if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) p.destroyForcibly().waitFor();
+    }
 }
