@@ -149,7 +149,7 @@ public final class App implements AutoCloseable {
             AccountSwitchService switches = new AccountSwitchService(db, clock, accounts, ledger, jobs,
                     SwitchConfig.fromEnv(System.getenv()), List.of(SwitchCheck.openPositions(positions), SwitchCheck.pendingOrders(strategies),
                     SwitchCheck.workingRealityOrders(reality)));
-            // §8 buckets in this process, or shared by every node through Redis (TAS_REDIS_URL, D84).
+            // §8 buckets in this process, or shared by every node through Redis (TAS_REDIS_URL, D85).
             RateLimiter limiter = new RateLimiter(config.rateLimitsEnabled(), clock, config.redisUrl() == null ? null
                     : new RateLimiter.RedisSettings(config.redisUrl(), config.redisKeyPrefix(), config.redisTimeout()));
             opened.push(limiter);
@@ -221,9 +221,9 @@ public final class App implements AutoCloseable {
                 .description("requests refused with 429 by the rate limiter (§8)").register(metrics);
         if (limiter.shared()) {
             FunctionCounter.builder("tas_rate_limit_redis_failures_total", limiter, RateLimiter::unavailableAllowed).tag("policy", "allowed")
-                    .description("requests whose bucket Redis could not answer in time, by what the row's policy did (D84)").register(metrics);
+                    .description("requests whose bucket Redis could not answer in time, by what the row's policy did (D85)").register(metrics);
             FunctionCounter.builder("tas_rate_limit_redis_failures_total", limiter, RateLimiter::unavailableRejected).tag("policy", "rejected")
-                    .description("requests whose bucket Redis could not answer in time, by what the row's policy did (D84)").register(metrics);
+                    .description("requests whose bucket Redis could not answer in time, by what the row's policy did (D85)").register(metrics);
             Gauge.builder("tas_rate_limit_redis_up", limiter, RateLimiter::redisUp).strongReference(true)
                     .description("1 while the shared rate-limit buckets in Redis answer, 0 while they do not").register(metrics);
         }

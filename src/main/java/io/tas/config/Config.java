@@ -31,7 +31,7 @@ public record Config(
         Duration nodeLeaseTtl,   // a node id whose lease is not renewed for this long may be taken over
         String redisUrl,         // §8 buckets shared across nodes in this Redis (redis://host:port); null: in this process
         String redisKeyPrefix,   // every bucket key starts with it, so several deployments can share one Redis
-        Duration redisTimeout) { // a Redis command slower than this counts as Redis down (D84)
+        Duration redisTimeout) { // a Redis command slower than this counts as Redis down (D85)
 
     public static final String DEFAULT_H2_URL = "jdbc:h2:file:./data/tas";
     /** Sandbox-only master key; operators set TAS_MASTER_KEY. Documented in README, refused outside a sandbox. */

@@ -115,7 +115,7 @@ public final class RequestPipeline {
     }
 
     /**
-     * D84: with the shared buckets (Redis) down, rows that change state (every POST row) answer 429, the platform's
+     * D85: with the shared buckets (Redis) down, rows that change state (every POST row) answer 429, the platform's
      * retryable rate-limit answer, and reads are allowed. Access.WRITE is not the test: it also marks the v3
      * history-position GET, whose WRITE is the permission §5 asks for, not a change.
      */

@@ -17,13 +17,13 @@ import java.util.concurrent.atomic.LongAdder;
  * throttles another. Buckets refill on the injected clock, which makes limits testable without sleeping.
  * Buckets live behind Bucket4j's ProxyManager: in this process (LocalBuckets, the default) a bucket is dropped once
  * it is full again and idle; with a Redis URL every node draws from the same buckets in Redis (RedisBuckets), so N
- * nodes grant each quota once, not N times. With Redis down the caller's policy decides (D84).
+ * nodes grant each quota once, not N times. With Redis down the caller's policy decides (D85).
  */
 public final class RateLimiter implements AutoCloseable {
     /** The outcome of one attempt: allowed or not, and what is left for the response header ({@link #UNKNOWN}: not known). */
     public record Decision(boolean allowed, long remaining) {}
 
-    /** What a row gets while the shared buckets (Redis) cannot answer (D84): allowed (fail open) or 429 (fail closed). */
+    /** What a row gets while the shared buckets (Redis) cannot answer (D85): allowed (fail open) or 429 (fail closed). */
     public enum WhenUnavailable { ALLOW, REJECT }
 
     /** Remaining tokens not known (Redis did not answer): no header. */
@@ -83,7 +83,7 @@ public final class RateLimiter implements AutoCloseable {
         ConsumptionProbe probe = redis == null
                 ? builder.build(key, () -> perSecond(perSecond)).tryConsumeAndReturnRemaining(1)
                 : redis.tryConsume(key, () -> perSecond(perSecond));
-        if (probe == null) { // Redis did not answer in time (D84)
+        if (probe == null) { // Redis did not answer in time (D85)
             if (whenUnavailable == WhenUnavailable.ALLOW) {
                 unavailableAllowed.increment();
                 return OPEN;
@@ -114,10 +114,10 @@ public final class RateLimiter implements AutoCloseable {
     /** Requests refused because their bucket was empty. */
     public long quotaRejections() { return quotaRejections.sum(); }
 
-    /** Requests decided without Redis (it failed or timed out) and allowed by their row's policy (D84). */
+    /** Requests decided without Redis (it failed or timed out) and allowed by their row's policy (D85). */
     public long unavailableAllowed() { return unavailableAllowed.sum(); }
 
-    /** Requests decided without Redis (it failed or timed out) and refused by their row's policy (D84). */
+    /** Requests decided without Redis (it failed or timed out) and refused by their row's policy (D85). */
     public long unavailableRejected() { return unavailableRejected.sum(); }
 
     /** Every bucket dropped (sandbox reset): in Redis, this deployment's keys only. */

@@ -37,7 +37,7 @@ import java.util.function.Supplier;
  * nodes' clocks must agree, as they must for signatures anyway.
  *
  * Redis down or slower than the timeout: {@link #tryConsume} answers null at once (commands are rejected while
- * disconnected, and time out after the timeout otherwise) and the caller applies its policy (D84). Lettuce reconnects
+ * disconnected, and time out after the timeout otherwise) and the caller applies its policy (D85). Lettuce reconnects
  * a lost connection by itself; a connection that was never made is retried in the background, at most once a second.
  * Each transition between up and down is logged once, naming the host and port (never a password).
  */
@@ -110,7 +110,7 @@ final class RedisBuckets implements AutoCloseable {
 
     private void down(RuntimeException e) {
         if (up.compareAndSet(true, false)) {
-            log.warn("Redis at {} does not answer ({}): rate limits (§8) fall back to the policy of D84 (reads allowed, writes 429) until it does",
+            log.warn("Redis at {} does not answer ({}): rate limits (§8) fall back to the policy of D85 (reads allowed, writes 429) until it does",
                     where, e == null ? "not connected" : e.getClass().getSimpleName() + ": " + e.getMessage());
         }
     }

@@ -25,7 +25,7 @@ import java.util.UUID;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * §8 limits shared across nodes through Redis (TAS_REDIS_URL, D84). Redis runs on 127.0.0.1:6379 (.ci/run starts it);
+ * §8 limits shared across nodes through Redis (TAS_REDIS_URL, D85). Redis runs on 127.0.0.1:6379 (.ci/run starts it);
  * other users share it, so every test writes under a key prefix of its own and deletes only that prefix (never FLUSHALL).
  * The nodes share one MutableClock that stands still, so a whole test is inside one window and every count is exact.
  */
@@ -177,7 +177,7 @@ class SharedRateLimitTest {
 
     /**
      * Redis stopped mid-run and started again (a private redis-server on a free port, not the shared one): while it is
-     * down the D84 policy holds with no 5xx, and once it is back the limits hold again without a restart of the node.
+     * down the D85 policy holds with no 5xx, and once it is back the limits hold again without a restart of the node.
      */
     @Test
     void redisStoppedMidRunThenBackLimitsComeBack() throws Exception {
@@ -214,7 +214,7 @@ class SharedRateLimitTest {
 
     /**
      * A Redis that takes longer than TAS_REDIS_TIMEOUT_MS (200 ms) to answer (DEBUG SLEEP on a private redis-server)
-     * costs a request about the timeout, not the stall, and the D84 policy answers.
+     * costs a request about the timeout, not the stall, and the D85 policy answers.
      */
     @Test
     void aSlowRedisCostsARequestTheTimeoutNotTheStall() throws Exception {
