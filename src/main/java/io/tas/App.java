@@ -88,11 +88,13 @@ public final class App implements AutoCloseable {
     private final Jobs jobs;
     private final RealityPriceFeed priceFeed;
     private final Health health;
+    private final RateLimiter limiter;
 
     private App(Database db, NodeLease lease, ChangeFeed changes, Jobs jobs, WebServer server, Provisioning provisioning, Routes routes,
-                Services services, RealityPriceFeed priceFeed, Health health) {
+                Services services, RealityPriceFeed priceFeed, Health health, RateLimiter limiter) {
         this.priceFeed = priceFeed;
         this.health = health;
+        this.limiter = limiter;
         this.db = db;
         this.lease = lease;
         this.changes = changes;
@@ -152,7 +154,10 @@ public final class App implements AutoCloseable {
             AccountSwitchService switches = new AccountSwitchService(db, clock, accounts, ledger, jobs,
                     SwitchConfig.fromEnv(System.getenv()), List.of(SwitchCheck.openPositions(positions), SwitchCheck.pendingOrders(strategies),
                     SwitchCheck.workingRealityOrders(reality)));
-            RateLimiter limiter = new RateLimiter(config.rateLimitsEnabled(), clock);
+            // §8 buckets in this process, or shared by every node through Redis (TAS_REDIS_URL, D85).
+            RateLimiter limiter = new RateLimiter(config.rateLimitsEnabled(), clock, config.redisUrl() == null ? null
+                    : new RateLimiter.RedisSettings(config.redisUrl(), config.redisKeyPrefix(), config.redisTimeout()));
+            opened.push(limiter);
             edgeMetrics(metrics, keys, limiter);
 
             // A sandbox clock moved forward moves domain time, not the clocks clients sign with (SandboxClock).
@@ -169,7 +174,7 @@ public final class App implements AutoCloseable {
             beforeListen.accept(provisioning);
             jobs.start(); // after the migrations (Database.open) and any reset or seed: due jobs run from here on
 
-            Health health = new Health(db);
+            Health health = new Health(db, limiter::redisUp);
             Duration grace = Health.Settings.fromEnv(System.getenv()).shutdownGrace();
             WebServer server = WebServer.builder()
                     .host(config.host())
@@ -200,7 +205,7 @@ public final class App implements AutoCloseable {
             opened.push(priceFeed);
             priceFeed.start();
             return new App(db, lease, changes, jobs, server, provisioning, routes, new Services(ledger, conversion, positions, loans, maxWithdrawal, ids, accounts),
-                    priceFeed, health);
+                    priceFeed, health, limiter);
         } catch (RuntimeException e) {
             while (!opened.isEmpty()) {
                 try {
@@ -222,7 +227,19 @@ public final class App implements AutoCloseable {
         Gauge.builder("tas_api_keys_indexed", keys, ApiKeyService::indexedKeys).strongReference(true)
                 .description("live API keys in the in-memory index (-1: not loaded)").register(metrics);
         Gauge.builder("tas_rate_limit_buckets", limiter, RateLimiter::trackedBuckets).strongReference(true)
-                .description("rate-limit buckets held (idle ones are dropped)").register(metrics);
+                .description("rate-limit buckets held in this process (idle ones are dropped; -1: they are in Redis)").register(metrics);
+        FunctionCounter.builder("tas_rate_limit_rejections_total", limiter, RateLimiter::quotaRejections).tag("reason", "quota")
+                .description("requests refused with 429 by the rate limiter (§8)").register(metrics);
+        FunctionCounter.builder("tas_rate_limit_rejections_total", limiter, RateLimiter::unavailableRejected).tag("reason", "redis_unavailable")
+                .description("requests refused with 429 by the rate limiter (§8)").register(metrics);
+        if (limiter.shared()) {
+            FunctionCounter.builder("tas_rate_limit_redis_failures_total", limiter, RateLimiter::unavailableAllowed).tag("policy", "allowed")
+                    .description("requests whose bucket Redis could not answer in time, by what the row's policy did (D85)").register(metrics);
+            FunctionCounter.builder("tas_rate_limit_redis_failures_total", limiter, RateLimiter::unavailableRejected).tag("policy", "rejected")
+                    .description("requests whose bucket Redis could not answer in time, by what the row's policy did (D85)").register(metrics);
+            Gauge.builder("tas_rate_limit_redis_up", limiter, RateLimiter::redisUp).strongReference(true)
+                    .description("1 while the shared rate-limit buckets in Redis answer, 0 while they do not").register(metrics);
+        }
     }
 
     /** Every feature of the API; a new feature is one entry here plus its catalog rows. */
@@ -293,6 +310,7 @@ public final class App implements AutoCloseable {
         health.drain();
         priceFeed.close();
         server.stop();
+        limiter.close(); // the Redis connection, if any: no request needs it any more
         jobs.close(); // running jobs finish (or are given up) while the database is still open
         services.ledger().close();
         services.accounts().close();

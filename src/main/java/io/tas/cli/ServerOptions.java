@@ -25,6 +25,8 @@ public final class ServerOptions {
     Long timestampWindowMs;
     @Option(names = "--node-id", description = "node id 0..1023 of this node's IDs, leased from the database (env TAS_NODE_ID, default: the lowest free one)")
     Integer nodeId;
+    @Option(names = "--redis-url", description = "share the §8 rate limits of every node through this Redis, e.g. redis://127.0.0.1:6379 (env TAS_REDIS_URL, default: limits in this process)")
+    String redisUrl;
 
     Config apply(Config c) {
         if (port != null) c = c.withPort(port);
@@ -36,6 +38,7 @@ public final class ServerOptions {
         if (cache != null) c = c.withCache(!"off".equalsIgnoreCase(cache));
         if (timestampWindowMs != null) c = c.withTimestampWindow(Duration.ofMillis(timestampWindowMs));
         if (nodeId != null) c = c.withNodeId(nodeId);
+        if (redisUrl != null) c = c.withRedisUrl(redisUrl);
         return c;
     }
 }

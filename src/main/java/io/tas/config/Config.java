@@ -28,7 +28,10 @@ public record Config(
         int adminMaxBodyBytes,
         int seedMaxBytes,
         Integer nodeId,          // pinned node id of this node's IDs; null: lease the lowest free one
-        Duration nodeLeaseTtl) { // a node id whose lease is not renewed for this long may be taken over
+        Duration nodeLeaseTtl,   // a node id whose lease is not renewed for this long may be taken over
+        String redisUrl,         // §8 buckets shared across nodes in this Redis (redis://host:port); null: in this process
+        String redisKeyPrefix,   // every bucket key starts with it, so several deployments can share one Redis
+        Duration redisTimeout) { // a Redis command slower than this counts as Redis down (D85)
 
     public static final String DEFAULT_H2_URL = "jdbc:h2:file:./data/tas";
     /** Sandbox-only master key; operators set TAS_MASTER_KEY. Documented in README, refused outside a sandbox. */
@@ -63,7 +66,10 @@ public record Config(
                 number(env, "TAS_ADMIN_MAX_BODY_BYTES", 1 << 20),
                 number(env, "TAS_SEED_MAX_BYTES", 256 << 20),
                 env.getOrDefault("TAS_NODE_ID", "").isBlank() ? null : number(env, "TAS_NODE_ID", 0),
-                Duration.ofMillis(number(env, "TAS_NODE_LEASE_TTL_MS", 30_000)));
+                Duration.ofMillis(number(env, "TAS_NODE_LEASE_TTL_MS", 30_000)),
+                env.getOrDefault("TAS_REDIS_URL", "").isBlank() ? null : env.get("TAS_REDIS_URL").strip(),
+                env.getOrDefault("TAS_REDIS_KEY_PREFIX", "tas:rl:"),
+                Duration.ofMillis(number(env, "TAS_REDIS_TIMEOUT_MS", 200)));
     }
 
     private static int number(Map<String, String> env, String name, int otherwise) {
@@ -96,6 +102,11 @@ public record Config(
         }
         if (adminMaxBodyBytes <= 0) out.add("TAS_ADMIN_MAX_BODY_BYTES must be positive");
         if (seedMaxBytes <= 0) out.add("TAS_SEED_MAX_BYTES must be positive");
+        if (redisUrl != null && !redisUrl.startsWith("redis://") && !redisUrl.startsWith("rediss://")) {
+            out.add("TAS_REDIS_URL must start with redis:// or rediss:// (say redis://127.0.0.1:6379)");
+        }
+        if (redisKeyPrefix == null || redisKeyPrefix.isEmpty()) out.add("TAS_REDIS_KEY_PREFIX must not be empty");
+        if (redisTimeout.isNegative() || redisTimeout.isZero()) out.add("TAS_REDIS_TIMEOUT_MS must be positive");
         return out;
     }
 
@@ -117,6 +128,8 @@ public record Config(
     public Config withTimestampWindow(Duration d) { return with(e -> e.timestampWindow = d); }
     public Config withSandbox(boolean on) { return with(e -> e.sandbox = on); }
     public Config withNodeId(Integer id) { return with(e -> e.nodeId = id); }
+    public Config withRedisUrl(String url) { return with(e -> e.redisUrl = url == null || url.isBlank() ? null : url.strip()); }
+    public Config withRedisKeyPrefix(String prefix) { return with(e -> e.redisKeyPrefix = prefix); }
 
     /** A copy with some fields changed. Edit is the one place besides the record header that names every field. */
     private Config with(java.util.function.Consumer<Edit> change) {
@@ -126,10 +139,10 @@ public record Config(
     }
 
     private static final class Edit {
-        String host, adminHost, adminToken, dbUrl, dbUser, dbPassword, masterKey;
+        String host, adminHost, adminToken, dbUrl, dbUser, dbPassword, masterKey, redisUrl, redisKeyPrefix;
         int port, adminPort, dbPoolSize, maxBodyBytes, adminMaxBodyBytes, seedMaxBytes;
         boolean rateLimitsEnabled, cacheEnabled, sandbox;
-        Duration timestampWindow, nodeLeaseTtl;
+        Duration timestampWindow, nodeLeaseTtl, redisTimeout;
         Integer nodeId;
 
         Edit(Config c) {
@@ -138,12 +151,13 @@ public record Config(
             rateLimitsEnabled = c.rateLimitsEnabled; timestampWindow = c.timestampWindow; maxBodyBytes = c.maxBodyBytes;
             cacheEnabled = c.cacheEnabled; sandbox = c.sandbox; adminMaxBodyBytes = c.adminMaxBodyBytes;
             seedMaxBytes = c.seedMaxBytes; nodeId = c.nodeId; nodeLeaseTtl = c.nodeLeaseTtl;
+            redisUrl = c.redisUrl; redisKeyPrefix = c.redisKeyPrefix; redisTimeout = c.redisTimeout;
         }
 
         Config build() {
             return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey,
                     rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, sandbox, adminMaxBodyBytes, seedMaxBytes,
-                    nodeId, nodeLeaseTtl);
+                    nodeId, nodeLeaseTtl, redisUrl, redisKeyPrefix, redisTimeout);
         }
     }
 }

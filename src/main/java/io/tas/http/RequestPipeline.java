@@ -89,8 +89,9 @@ public final class RequestPipeline {
             }
 
             RateLimiter.Decision d = limiter.tryAcquire(ep.name(),
-                    ep.scope() == Endpoint.Scope.UID && caller != null ? Long.toString(caller.uid()) : ip, ep.ratePerSecond());
-            if (d.remaining() != Long.MAX_VALUE) res.header(REMAINING, Long.toString(d.remaining()));
+                    ep.scope() == Endpoint.Scope.UID && caller != null ? Long.toString(caller.uid()) : ip, ep.ratePerSecond(),
+                    whenLimitsUnavailable(ep));
+            if (d.remaining() != Long.MAX_VALUE && d.remaining() != RateLimiter.UNKNOWN) res.header(REMAINING, Long.toString(d.remaining()));
             if (!d.allowed()) throw new ApiException(ErrorCode.TOO_MANY_REQUESTS);
 
             Map<String, String> query = rawQuery == null || rawQuery.isEmpty() ? Map.of() : new HashMap<>();
@@ -111,6 +112,15 @@ public final class RequestPipeline {
             ErrorCode sys = ErrorCode.SYSTEM_ERROR;
             send(res, sys.httpStatus(), new Envelope(sys.code(), sys.message(), now, null), ep, sys.code());
         }
+    }
+
+    /**
+     * D85: with the shared buckets (Redis) down, rows that change state (every POST row) answer 429, the platform's
+     * retryable rate-limit answer, and reads are allowed. Access.WRITE is not the test: it also marks the v3
+     * history-position GET, whose WRITE is the permission §5 asks for, not a change.
+     */
+    static RateLimiter.WhenUnavailable whenLimitsUnavailable(Endpoint ep) {
+        return ep.method().equals("POST") ? RateLimiter.WhenUnavailable.REJECT : RateLimiter.WhenUnavailable.ALLOW;
     }
 
     /** §1 convention 2 and wire facts §6: POST bodies are application/json, a charset suffix is fine. */

@@ -8,12 +8,12 @@ import io.tas.store.Database;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.IntSupplier;
 
 /**
  * Liveness and readiness for load balancers and orchestrators (issue 11 item 3), on the API listener, without
- * signature or rate limit. Live: the process answers. Ready: the database answers and the node is not draining; once
- * shutdown begins readiness goes DOWN first, so a proxy's health check stops sending new requests while in-flight ones
- * finish (D84).
+ * signature or rate limit. Live: the process answers. Ready: the database answers, Redis too when the §8 buckets live
+ * there, and the node is not shutting down (D84).
  */
 public final class Health {
     /** TAS_SHUTDOWN_GRACE_MS: how long a stop waits for in-flight requests before closing their connections. */
@@ -32,17 +32,25 @@ public final class Health {
     }
 
     private final Database db;
+    /** 1 up, 0 down, -1 not configured (RateLimiter.redisUp: the §8 buckets in Redis, issue 11 item 1). */
+    private final IntSupplier redis;
     private volatile boolean draining;
 
-    public Health(Database db) { this.db = db; }
+    public Health(Database db, IntSupplier redis) {
+        this.db = db;
+        this.redis = redis;
+    }
 
     public void register(HttpRouting.Builder r) {
         r.get("/health/live", (req, res) -> send(res, Status.OK_200, "{\"status\":\"UP\"}"));
         r.get("/health/ready", (req, res) -> {
             boolean database = databaseUp();
-            boolean ready = database && !draining;
+            int redisState = redis.getAsInt();
+            boolean ready = database && redisState != 0 && !draining;
             send(res, ready ? Status.OK_200 : Status.SERVICE_UNAVAILABLE_503, "{\"status\":\"" + (ready ? "UP" : "DOWN")
-                    + "\",\"checks\":{\"database\":\"" + (database ? "UP" : "DOWN") + "\",\"draining\":" + draining + "}}");
+                    + "\",\"checks\":{\"database\":\"" + (database ? "UP" : "DOWN") + "\""
+                    + (redisState < 0 ? "" : ",\"redis\":\"" + (redisState == 1 ? "UP" : "DOWN") + "\"")
+                    + ",\"draining\":" + draining + "}}");
         });
     }
 

@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /** The production App on random ports over a real database, seeded with the demo scenario. */
 public final class TestServer implements AutoCloseable {
@@ -19,13 +20,45 @@ public final class TestServer implements AutoCloseable {
     public final Clock clock;
     private final boolean ownsDb;
     private final boolean rateLimits;
+    private final UnaryOperator<Config> configure;
 
     private TestServer(Databases.TestDb db, App app, Clock clock, boolean ownsDb, boolean rateLimits) {
+        this(db, app, clock, ownsDb, rateLimits, UnaryOperator.identity());
+    }
+
+    private TestServer(Databases.TestDb db, App app, Clock clock, boolean ownsDb, boolean rateLimits, UnaryOperator<Config> configure) {
         this.db = db;
         this.app = app;
         this.clock = clock;
         this.ownsDb = ownsDb;
         this.rateLimits = rateLimits;
+        this.configure = configure;
+    }
+
+    /** A server with rate limits on and settings changed from the test defaults (say, a Redis URL). */
+    public static TestServer start(Databases.Kind kind, Clock clock, UnaryOperator<Config> configure) {
+        Databases.TestDb db = Databases.create(kind);
+        try {
+            App app = App.start(configure.apply(config(db, true)), clock, p -> p.apply(demoSeed()));
+            return new TestServer(db, app, clock, true, true, configure);
+        } catch (RuntimeException e) {
+            db.close();
+            throw e;
+        }
+    }
+
+    /** Another node over the first one's database with the first one's changed settings. */
+    public static TestServer secondNode(TestServer first) {
+        return new TestServer(first.db, App.start(first.configure.apply(config(first.db, first.rateLimits)), first.clock),
+                first.clock, false, first.rateLimits, first.configure);
+    }
+
+    private static SeedFile demoSeed() {
+        try {
+            return SeedFile.load("demo");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public static TestServer start(Databases.Kind kind, Clock clock) {
@@ -60,7 +93,7 @@ public final class TestServer implements AutoCloseable {
     /** A restart on another clock object (a process that starts anew has its clock from scratch). */
     public TestServer restart(Clock newClock) {
         app.close();
-        return new TestServer(db, App.start(config(db, rateLimits), newClock), newClock, ownsDb, rateLimits);
+        return new TestServer(db, App.start(configure.apply(config(db, rateLimits)), newClock), newClock, ownsDb, rateLimits, configure);
     }
 
     private static Config config(Databases.TestDb db, boolean rateLimits) {
