@@ -130,12 +130,14 @@ final class WrkRun {
             sb.append('"').append(lua(raw)).append("\",\n");
         }
         sb.append("}\n");
-        if (thinkMs > 0) sb.append(String.format(Locale.ROOT, "function delay() return %.0f end%n", thinkMs));
+        // Exponential think times (mean connections/rate): arrivals like independent clients. A constant delay would
+        // keep the 64 connections in step, firing together in bursts of 64 every period.
+        if (thinkMs > 0) sb.append(String.format(Locale.ROOT, "function delay() return -%.3f * math.log(1 - math.random()) end%n", thinkMs));
         return sb.append("""
                 local n = 0
                 function setup(thread) thread:set("offset", n * 7919); n = n + 1 end
                 local i = 0
-                function init(args) i = offset or 0 end
+                function init(args) i = offset or 0; math.randomseed(os.time() + i) end
                 function request() i = i % #reqs + 1; return reqs[i] end
                 function done(summary, latency, requests)
                   local e = summary.errors
