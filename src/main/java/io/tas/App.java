@@ -47,6 +47,7 @@ import io.tas.risk.RiskRoutes;
 import io.tas.ratelimit.RateLimiter;
 import io.tas.reality.RealityConfig;
 import io.tas.ops.Health;
+import io.tas.ops.Lifecycle;
 import io.tas.reality.RealityPriceFeed;
 import io.tas.reality.RealityRoutes;
 import io.tas.reality.RealityService;
@@ -88,12 +89,14 @@ public final class App implements AutoCloseable {
     private final Jobs jobs;
     private final RealityPriceFeed priceFeed;
     private final Health health;
+    private final Duration shutdownDelay;
     private final RateLimiter limiter;
 
     private App(Database db, NodeLease lease, ChangeFeed changes, Jobs jobs, WebServer server, Provisioning provisioning, Routes routes,
-                Services services, RealityPriceFeed priceFeed, Health health, RateLimiter limiter) {
+                Services services, RealityPriceFeed priceFeed, Health health, Duration shutdownDelay, RateLimiter limiter) {
         this.priceFeed = priceFeed;
         this.health = health;
+        this.shutdownDelay = shutdownDelay;
         this.limiter = limiter;
         this.db = db;
         this.lease = lease;
@@ -174,8 +177,9 @@ public final class App implements AutoCloseable {
             beforeListen.accept(provisioning);
             jobs.start(); // after the migrations (Database.open) and any reset or seed: due jobs run from here on
 
-            Health health = new Health(db, limiter::redisUp);
-            Duration grace = Health.Settings.fromEnv(System.getenv()).shutdownGrace();
+            Health health = new Health(db, limiter::redisReady);
+            Health.Settings lifecycle = Health.Settings.fromEnv(System.getenv());
+            Duration grace = lifecycle.shutdownGrace();
             WebServer server = WebServer.builder()
                     .host(config.host())
                     .port(config.port())
@@ -205,7 +209,7 @@ public final class App implements AutoCloseable {
             opened.push(priceFeed);
             priceFeed.start();
             return new App(db, lease, changes, jobs, server, provisioning, routes, new Services(ledger, conversion, positions, loans, maxWithdrawal, ids, accounts),
-                    priceFeed, health, limiter);
+                    priceFeed, health, lifecycle.shutdownDelay(), limiter);
         } catch (RuntimeException e) {
             while (!opened.isEmpty()) {
                 try {
@@ -286,6 +290,7 @@ public final class App implements AutoCloseable {
     public static void checkEnvironment(Map<String, String> env, boolean sandbox) {
         RealityConfig.fromEnv(env, sandbox);
         RealityPriceFeed.Settings.fromEnv(env);
+        Health.Settings.fromEnv(env);
     }
 
     /** The node id this node's IDs carry, leased from the database. */
@@ -308,14 +313,12 @@ public final class App implements AutoCloseable {
      */
     public void close() {
         health.drain();
-        priceFeed.close();
-        server.stop();
-        limiter.close(); // the Redis connection, if any: no request needs it any more
-        jobs.close(); // running jobs finish (or are given up) while the database is still open
-        services.ledger().close();
-        services.accounts().close();
-        changes.close();
-        lease.close();
-        db.close();
+        Lifecycle.pause(shutdownDelay); // TAS_SHUTDOWN_DELAY_MS: a proxy's health check sees DOWN before the listener closes
+        // Every step runs even if one before it fails: the drain, the lease and the database must not be skipped.
+        Lifecycle.closeAll(priceFeed::close, server::stop,
+                limiter::close, // the Redis connection, if any: no request needs it any more
+                jobs::close, // running jobs finish (or are given up) while the database is still open
+                services.ledger()::close, services.accounts()::close, changes::close, lease::close, db::close);
     }
+
 }

@@ -16,7 +16,6 @@ import java.time.Clock;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /** `tas serve`: run the service. */
 @Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the service (H2 file ./data by default, or PostgreSQL by --db-url).")
@@ -72,7 +71,7 @@ public final class ServeCommand implements Callable<Integer> {
         Thread hook = new Thread(() -> {
             stop.complete(null);
             try {
-                closed.await(30, TimeUnit.SECONDS);
+                closed.await(); // close() is bounded step by step (D84); an orchestrator's own SIGKILL bounds the rest
             } catch (InterruptedException ignored) {
                 // exiting anyway
             }

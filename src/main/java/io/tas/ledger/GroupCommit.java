@@ -70,7 +70,9 @@ public final class GroupCommit<C> implements AutoCloseable {
         if (closed) throw new IllegalStateException(name + " is shut down");
         Pending<C, T> p = new Pending<>(change, new CompletableFuture<>());
         queue.add(p);
-        if (closed) failQueued(); // closed between the check and the add: the writers may be gone already
+        // Closed between the check and the add: the writers may be gone already. Take back only this change (what was
+        // queued before close() is theirs to commit); if a writer took it first, it commits it.
+        if (closed && queue.remove(p)) p.done().completeExceptionally(new IllegalStateException(name + " is shut down"));
         try {
             return p.done().join();
         } catch (CompletionException e) {

@@ -3,6 +3,7 @@ package io.tas.ops;
 import io.helidon.http.Status;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerResponse;
+import io.tas.config.Config;
 import io.tas.store.Database;
 
 import java.nio.charset.StandardCharsets;
@@ -16,18 +17,25 @@ import java.util.function.IntSupplier;
  * there, and the node is not shutting down (D84).
  */
 public final class Health {
-    /** TAS_SHUTDOWN_GRACE_MS: how long a stop waits for in-flight requests before closing their connections. */
-    public record Settings(Duration shutdownGrace) {
+    /**
+     * TAS_SHUTDOWN_GRACE_MS: how long each listener waits for in-flight requests before closing their connections;
+     * TAS_SHUTDOWN_DELAY_MS: how long readiness answers DOWN before the listeners stop (for a proxy's health check).
+     */
+    public record Settings(Duration shutdownGrace, Duration shutdownDelay) {
         public static Settings fromEnv(Map<String, String> env) {
-            String v = env.getOrDefault("TAS_SHUTDOWN_GRACE_MS", "10000");
+            return new Settings(millis(env, "TAS_SHUTDOWN_GRACE_MS", 10_000, 30_000), millis(env, "TAS_SHUTDOWN_DELAY_MS", 0, 30_000));
+        }
+
+        private static Duration millis(Map<String, String> env, String name, long dflt, long max) {
+            String v = env.getOrDefault(name, Long.toString(dflt));
             long ms;
             try {
                 ms = Long.parseLong(v.trim());
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("TAS_SHUTDOWN_GRACE_MS must be a number of milliseconds, got " + v);
+                throw new Config.Invalid(name + " must be a number of milliseconds, got " + v);
             }
-            if (ms < 0 || ms > 120_000) throw new IllegalArgumentException("TAS_SHUTDOWN_GRACE_MS must be 0..120000, got " + v);
-            return new Settings(Duration.ofMillis(ms));
+            if (ms < 0 || ms > max) throw new Config.Invalid(name + " must be 0.." + max + ", got " + v);
+            return Duration.ofMillis(ms);
         }
     }
 

@@ -108,8 +108,11 @@ public final class RateLimiter implements AutoCloseable {
     /** Whether the buckets are shared through Redis. */
     public boolean shared() { return redis != null; }
 
-    /** 1 while Redis answers, 0 while it does not; -1 without Redis. */
+    /** 1 while Redis answers, 0 while it does not; -1 without Redis (the gauge: the state the last request saw). */
     public int redisUp() { return redis == null ? -1 : redis.isUp() ? 1 : 0; }
+
+    /** As {@link #redisUp}, asking Redis now (readiness). */
+    public int redisReady() { return redis == null ? -1 : redis.ping() ? 1 : 0; }
 
     /** Requests refused because their bucket was empty. */
     public long quotaRejections() { return quotaRejections.sum(); }

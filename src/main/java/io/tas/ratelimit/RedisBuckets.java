@@ -108,6 +108,27 @@ final class RedisBuckets implements AutoCloseable {
 
     boolean isUp() { return up.get() && connected.get() != null; }
 
+    /**
+     * Readiness (D84): asks Redis now (PING, within the command timeout) instead of reading the state the last request
+     * left, and starts a reconnect when there is no connection, so a node without traffic still finds Redis back.
+     */
+    boolean ping() {
+        Connected c = connected.get();
+        if (c == null) {
+            if (System.nanoTime() - nextConnectNanos >= 0) connect();
+            down(null);
+            return false;
+        }
+        try {
+            c.connection().sync().ping();
+            if (up.compareAndSet(false, true)) log.info("Redis at {} answers again: rate limits (§8) are shared again", where);
+            return true;
+        } catch (RuntimeException e) {
+            down(e);
+            return false;
+        }
+    }
+
     private void down(RuntimeException e) {
         if (up.compareAndSet(true, false)) {
             log.warn("Redis at {} does not answer ({}): rate limits (§8) fall back to the policy of D85 (reads allowed, writes 429) until it does",

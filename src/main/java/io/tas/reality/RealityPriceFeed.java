@@ -153,6 +153,13 @@ public final class RealityPriceFeed implements AutoCloseable {
 
     @Override
     public void close() {
-        if (scheduler != null) scheduler.shutdownNow();
+        if (scheduler == null) return;
+        scheduler.shutdown(); // a step in a transaction finishes; interrupting it inside JDBC could break the connection
+        try {
+            if (!scheduler.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS)) scheduler.shutdownNow();
+        } catch (InterruptedException e) {
+            scheduler.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -29,7 +29,7 @@ public final class SpotRoutes implements Routes.Feature {
                                  String fee, String status, String fromAddress, String toAddress, String chain, String confirm,
                                  String tag, String cTime, String uTime) {}
 
-    /** §2.17 (FillWire): the page is the fills' stored JSON joined into an array, copied once into the answer's bytes. */
+    /** §2.17 (FillWire): the page is the fills' stored JSON joined into an array, assembled directly as the answer's bytes. */
     private RawJson fills(ApiRequest r) {
         Params p = r.params();
         var q = new FillQuery(p.get("symbol"), p.id("orderId"), p.millis("startTime"), p.millis("endTime"),

@@ -202,11 +202,19 @@ class SharedRateLimitTest {
             assertThat(acceptedAlternately(30, client, client, c -> c.get("/api/v3/account/settings"))).isEqualTo(20);
 
             stop(own);
+            // D84: readiness asks Redis itself, so it sees the outage before any request does ...
+            assertThat(ApiClient.raw(server.baseUrl() + "/health/ready", "GET", "").status()).as("readiness, Redis stopped").isEqualTo(503);
             assertThat(acceptedAlternately(25, client, client, c -> c.get("/api/v3/account/settings"))).as("reads fail open").isEqualTo(25);
             assertThat(acceptedAlternately(3, client, client, c -> c.post("/api/v3/account/set-leverage", SET_LEVERAGE))).as("writes fail closed").isZero();
             assertThat(io.tas.support.Metrics.value(server, "tas_rate_limit_redis_up")).isEqualTo(0);
 
             own = startRedis(port); // empty: every bucket starts full again
+            // ... and finds it back with no request in between (a node out of the balancer gets none).
+            long ready = System.nanoTime() + 15_000_000_000L;
+            while (ApiClient.raw(server.baseUrl() + "/health/ready", "GET", "").status() != 200) {
+                if (System.nanoTime() > ready) throw new AssertionError("readiness did not come back within 15 s of Redis");
+                Thread.sleep(100);
+            }
             long until = System.nanoTime() + 15_000_000_000L;
             while (probe.post("/api/v3/account/set-leverage", SET_LEVERAGE).status() == 429) {
                 if (System.nanoTime() > until) throw new AssertionError("limits did not come back within 15 s of Redis");

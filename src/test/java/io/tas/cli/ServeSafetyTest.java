@@ -87,6 +87,11 @@ class ServeSafetyTest {
                 .contains("TAS_SIMULATED_EXECUTION must be on or off (or true/false), not 'maybe'");
         assertThat(refused(tas(Map.of("TAS_ADMIN_TOKEN", GOOD_TOKEN, "TAS_MASTER_KEY", GOOD_MASTER_KEY, "TAS_PRICE_FEED", "on",
                 "TAS_PRICE_FEED_STEP", "0.5"), serve()))).contains("TAS_PRICE_FEED_STEP must be above 0 and below 0.2");
+        // D84: checked before the database is touched, as one line.
+        assertThat(refused(tas(Map.of("TAS_ADMIN_TOKEN", GOOD_TOKEN, "TAS_MASTER_KEY", GOOD_MASTER_KEY, "TAS_SHUTDOWN_GRACE_MS", "soon"), serve())))
+                .contains("TAS_SHUTDOWN_GRACE_MS must be a number of milliseconds, got soon");
+        assertThat(refused(tas(Map.of("TAS_ADMIN_TOKEN", GOOD_TOKEN, "TAS_MASTER_KEY", GOOD_MASTER_KEY, "TAS_SHUTDOWN_DELAY_MS", "60000"), serve())))
+                .contains("TAS_SHUTDOWN_DELAY_MS must be 0..30000, got 60000");
     }
 
     @Test

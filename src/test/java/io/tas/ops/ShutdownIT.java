@@ -58,10 +58,11 @@ class ShutdownIT {
             Queue<String> depositRefs = new ConcurrentLinkedQueue<>();
             Queue<String> orderIds = new ConcurrentLinkedQueue<>();
             Queue<String> serverErrors = new ConcurrentLinkedQueue<>();
+            Queue<Throwable> clientFailures = new ConcurrentLinkedQueue<>();
             List<Thread> clients = new ArrayList<>();
             for (int t = 0; t < CLIENTS; t++) {
                 int id = t;
-                clients.add(Thread.ofPlatform().start(() -> {
+                clients.add(Thread.ofPlatform().uncaughtExceptionHandler((thread, e) -> clientFailures.add(e)).start(() -> {
                     ApiClient client = new ApiClient(base, Credentials.SUB, Clock.systemUTC());
                     for (int i = 0; i < 5_000; i++) { // bounded; the SIGTERM ends it long before
                         try {
@@ -88,6 +89,7 @@ class ShutdownIT {
             assertThat(exited).as("exited within " + EXIT_BOUND_MS + " ms of SIGTERM").isTrue();
             assertThat(server.exitValue()).as("exit status after SIGTERM (128 + 15)").isEqualTo(143);
             assertThat(serverErrors).as("5xx answers while draining").isEmpty();
+            assertThat(clientFailures).as("client threads that failed otherwise than on a closed connection").isEmpty();
             assertThat(depositRefs).as("deposits acknowledged before SIGTERM").isNotEmpty();
             assertThat(orderIds).as("conversions acknowledged before SIGTERM").isNotEmpty();
             assertThat(leases(url, db)).as("node leases left behind (released on shutdown)").isZero();

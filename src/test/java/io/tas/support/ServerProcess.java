@@ -19,6 +19,10 @@ public final class ServerProcess {
                 "--admin-port", Integer.toString(adminPort), "--db-url", url, "--seed", "demo", "--rate-limits", "off", "--sandbox")
                 .redirectErrorStream(true).redirectOutput(log);
         pb.environment().put("TAS_ADMIN_TOKEN", TestServer.ADMIN_TOKEN);
+        // The tests' own settings, whatever the shell that runs the build has set.
+        for (String v : new String[]{"TAS_REDIS_URL", "TAS_SHUTDOWN_GRACE_MS", "TAS_SHUTDOWN_DELAY_MS", "TAS_DB_USER", "TAS_DB_PASSWORD"}) {
+            pb.environment().remove(v);
+        }
         Process p = pb.start();
         for (int i = 0; i < 240; i++) {
             try {
