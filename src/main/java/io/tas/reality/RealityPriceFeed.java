@@ -114,7 +114,7 @@ public final class RealityPriceFeed implements AutoCloseable {
                 BigDecimal anchor = anchors.computeIfAbsent(i.symbol(), s -> mid(t));
                 if (anchor.signum() <= 0) return;
                 int scale = decimals.computeIfAbsent(i.symbol(), s -> market.pricePrecision(i));
-                Ticker next = next(t, anchor, random.nextDouble(), settings.step(), settings.band(), scale, clock.millis());
+                Ticker next = next(t, anchor, draw(random), settings.step(), settings.band(), scale, clock.millis());
                 market.putTicker(next);
                 reality.onTicker(next);
             });
@@ -127,16 +127,21 @@ public final class RealityPriceFeed implements AutoCloseable {
         return t.lastPrice() == null ? BigDecimal.ZERO : t.lastPrice();
     }
 
+    /** A uniform move in [-1, 1] with 6 decimals, drawn as an integer: no floating point near prices. */
+    static BigDecimal draw(Random random) {
+        return BigDecimal.valueOf(random.nextInt(2_000_001) - 1_000_000L, 6);
+    }
+
     /**
-     * The ticker one step later: mid x (1 + step x (2u - 1)) for u in [0, 1), kept within anchor x (1 +- band), at the
+     * The ticker one step later: mid x (1 + step x move) for move in [-1, 1], kept within anchor x (1 +- band), at the
      * pair's price decimals; the spread and the sizes stay; high and low follow the last price.
      */
-    static Ticker next(Ticker t, BigDecimal anchor, double u, BigDecimal step, BigDecimal band, int decimals, long now) {
+    static Ticker next(Ticker t, BigDecimal anchor, BigDecimal move, BigDecimal step, BigDecimal band, int decimals, long now) {
         BigDecimal tick = BigDecimal.ONE.movePointLeft(decimals);
         BigDecimal mid = mid(t);
         BigDecimal half = t.ask1Price() != null && t.bid1Price() != null && t.ask1Price().compareTo(t.bid1Price()) > 0
                 ? t.ask1Price().subtract(t.bid1Price()).divide(BigDecimal.TWO, MathContext.DECIMAL64) : tick;
-        BigDecimal drift = step.multiply(BigDecimal.valueOf(2 * u - 1));
+        BigDecimal drift = step.multiply(move);
         BigDecimal moved = mid.multiply(BigDecimal.ONE.add(drift));
         BigDecimal low = anchor.multiply(BigDecimal.ONE.subtract(band)), high = anchor.multiply(BigDecimal.ONE.add(band));
         moved = moved.max(low).min(high).setScale(decimals, RoundingMode.HALF_EVEN);

@@ -21,8 +21,8 @@ class RealityPriceFeedTest {
 
     @Test
     void oneStepMovesTheMidAndKeepsTheSpread() {
-        // mid 230.11, half spread 0.01; u = 1 -> drift +0.001: 230.11 x 1.001 = 230.34011 -> 230.34; ask 230.35, bid 230.33.
-        Ticker n = RealityPriceFeed.next(ticker("230.11", "230.12", "230.1"), new BigDecimal("230.11"), 1.0,
+        // mid 230.11, half spread 0.01; move = 1 -> drift +0.001: 230.11 x 1.001 = 230.34011 -> 230.34; ask 230.35, bid 230.33.
+        Ticker n = RealityPriceFeed.next(ticker("230.11", "230.12", "230.1"), new BigDecimal("230.11"), BigDecimal.ONE,
                 new BigDecimal("0.001"), new BigDecimal("0.2"), 2, 7);
         assertThat(n.lastPrice()).isEqualByComparingTo("230.34");
         assertThat(n.ask1Price()).isEqualByComparingTo("230.35");
@@ -38,7 +38,7 @@ class RealityPriceFeedTest {
         Random r = new Random(42);
         Ticker t = ticker("230.11", "230.12", "230.1");
         for (int i = 0; i < 20_000; i++) {
-            t = RealityPriceFeed.next(t, anchor, r.nextDouble(), new BigDecimal("0.01"), new BigDecimal("0.2"), 2, i);
+            t = RealityPriceFeed.next(t, anchor, RealityPriceFeed.draw(r), new BigDecimal("0.01"), new BigDecimal("0.2"), 2, i);
             assertThat(t.lastPrice()).isBetween(new BigDecimal("184.08"), new BigDecimal("276.14"));
             assertThat(t.ask1Price()).isGreaterThan(t.bid1Price());
             assertThat(t.bid1Price().signum()).isPositive();
