@@ -17,6 +17,16 @@ final class Admin {
                 "Authorization", "Bearer " + TestServer.ADMIN_TOKEN, "Content-Type", "application/json");
     }
 
+    /** POST /admin/v1/records/{row} (all or nothing, D58). */
+    Reply ingest(String row, String body) { return post("/admin/v1/records/" + row, body); }
+
+    /** A records batch body: {"uid": uid, "records": [record(0), ..., record(n - 1)]}. */
+    static String batch(long uid, int n, java.util.function.IntFunction<String> record) {
+        java.util.List<String> rs = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) rs.add(record.apply(i));
+        return "{\"uid\":" + uid + ",\"records\":[" + String.join(",", rs) + "]}";
+    }
+
     Reply get(String path) {
         return ApiClient.raw(server.adminUrl() + path, "GET", "", "Authorization", "Bearer " + TestServer.ADMIN_TOKEN);
     }

@@ -64,13 +64,9 @@ class SpotRecordsApiTest extends SharedServerTest {
                 + "\",\"cTime\":" + cTime + ",\"uTime\":" + (cTime + 1000) + "}";
     }
 
-    private static String batch(long uid, int n, IntFunction<String> record) {
-        List<String> rs = new ArrayList<>();
-        for (int i = 0; i < n; i++) rs.add(record.apply(i));
-        return "{\"uid\":" + uid + ",\"records\":[" + String.join(",", rs) + "]}";
-    }
+    private static String batch(long uid, int n, IntFunction<String> record) { return Admin.batch(uid, n, record); }
 
-    private Reply ingest(String row, String body) { return admin.post("/admin/v1/records/" + row, body); }
+    private Reply ingest(String row, String body) { return admin.ingest(row, body); }
 
     /** Pages through a row with idLessThan until an empty page; asserts each page's size and returns every item. */
     private List<JsonNode> walk(ApiClient c, String path, String idField, int limit, int... pageSizes) {

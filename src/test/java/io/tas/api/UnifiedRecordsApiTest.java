@@ -64,13 +64,9 @@ class UnifiedRecordsApiTest extends SharedServerTest {
                 + "\"createdTime\":" + cTime + ",\"updatedTime\":" + (cTime + 1000) + "}";
     }
 
-    private static String batch(long uid, int n, IntFunction<String> record) {
-        List<String> rs = new ArrayList<>();
-        for (int i = 0; i < n; i++) rs.add(record.apply(i));
-        return "{\"uid\":" + uid + ",\"records\":[" + String.join(",", rs) + "]}";
-    }
+    private static String batch(long uid, int n, IntFunction<String> record) { return Admin.batch(uid, n, record); }
 
-    private Reply ingest(String row, String body) { return admin.post("/admin/v1/records/" + row, body); }
+    private Reply ingest(String row, String body) { return admin.ingest(row, body); }
 
     private static String with(String path, String param) { return path + (path.contains("?") ? "&" : "?") + param; }
 
