@@ -172,7 +172,8 @@ public final class App implements AutoCloseable {
             Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions,
                     positionHistory, strategies, copyTrading, spot, unifiedRecords, reality);
             AdminRoutes admin = new AdminRoutes(provisioning, keys, config.adminToken(), clock, metrics,
-                    config.adminMaxBodyBytes(), config.seedMaxBytes(), new SandboxControls(config.sandbox(), clock, jobs, db));
+                    config.adminMaxBodyBytes(), config.seedMaxBytes(), new SandboxControls(config.sandbox(), clock, jobs, db, changes));
+            SandboxControls.follow(clock, db, changes); // an advance on another node moves this node's sandbox clock
             changes.start(); // every subscriber is registered by now
             beforeListen.accept(provisioning);
             jobs.start(); // after the migrations (Database.open) and any reset or seed: due jobs run from here on
