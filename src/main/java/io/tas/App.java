@@ -127,7 +127,7 @@ public final class App implements AutoCloseable {
             // IDs are minted on the machine's clock under a sandbox: a sandbox clock moved forward and restarted without
             // its offset would go back, and a millisecond minted twice is an ID minted twice (D55).
             IdGenerator ids = new IdGenerator(clock instanceof SandboxClock s ? s.machine() : clock, lease);
-            ChangeFeed changes = ChangeFeed.open(db, config.dbUrl(), config.dbUser(), config.dbPassword());
+            ChangeFeed changes = ChangeFeed.open(db, config.dbUrl(), config.dbUser(), config.dbPassword()).measureLagIn(metrics);
             opened.push(changes);
             AccountService accounts = new AccountService(db, clock, ids, config.cacheEnabled(), changes);
             ApiKeyService keys = new ApiKeyService(db, clock, new SecretCipher(config.masterKey()), accounts, changes);
@@ -172,7 +172,8 @@ public final class App implements AutoCloseable {
             Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions,
                     positionHistory, strategies, copyTrading, spot, unifiedRecords, reality);
             AdminRoutes admin = new AdminRoutes(provisioning, keys, config.adminToken(), clock, metrics,
-                    config.adminMaxBodyBytes(), config.seedMaxBytes(), new SandboxControls(config.sandbox(), clock, jobs, db));
+                    config.adminMaxBodyBytes(), config.seedMaxBytes(), new SandboxControls(config.sandbox(), clock, jobs, db, changes));
+            SandboxControls.follow(clock, db, changes); // an advance on another node moves this node's sandbox clock
             changes.start(); // every subscriber is registered by now
             beforeListen.accept(provisioning);
             jobs.start(); // after the migrations (Database.open) and any reset or seed: due jobs run from here on

@@ -88,6 +88,25 @@ class NodesTest {
         return out;
     }
 
+    /** Issue 11 item 2: a sandbox clock advanced on one node moves the other node's clock too (change feed "clock:"). */
+    @Test
+    void aSandboxClockAdvancedOnOneNodeMovesTheOthers() throws Exception {
+        try (App a = App.start(node(Map.of()), new io.tas.admin.SandboxClock());
+             App b = App.start(node(Map.of()), new io.tas.admin.SandboxClock())) {
+            String token = "Bearer " + Config.DEMO_ADMIN_TOKEN;
+            var advanced = io.tas.support.ApiClient.raw("http://127.0.0.1:" + a.adminPort() + "/admin/v1/sandbox/clock/advance", "POST",
+                    "{\"ms\":3600000}", "Authorization", token, "Content-Type", "application/json");
+            assertThat(advanced.code()).as(advanced.raw()).isEqualTo("00000");
+            long nowOnA = advanced.data().get("now").asLong();
+            long start = System.nanoTime();
+            while (io.tas.support.ApiClient.raw("http://127.0.0.1:" + b.adminPort() + "/admin/v1/sandbox/clock", "GET", "",
+                    "Authorization", token).data().get("now").asLong() < nowOnA) {
+                assertThat(System.nanoTime() - start).as("node B's clock still behind after 10 s").isLessThan(10_000_000_000L);
+                Thread.sleep(5);
+            }
+        }
+    }
+
     @Test
     void aPinnedNodeIdThatALiveNodeHoldsFailsToStart() {
         try (App a = App.start(node(Map.of("TAS_NODE_ID", "5")), Clock.systemUTC())) {

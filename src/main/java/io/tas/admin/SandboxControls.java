@@ -3,6 +3,7 @@ package io.tas.admin;
 import io.tas.error.ApiException;
 import io.tas.error.ErrorCode;
 import io.tas.jobs.Jobs;
+import io.tas.store.ChangeFeed;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -20,12 +21,29 @@ public final class SandboxControls {
     private final Clock clock;
     private final Jobs jobs;
     private final io.tas.store.Database db;
+    private final ChangeFeed changes;
+    /** The change-feed topic of an advance: "clock:OFFSET", the offset the advancing node saved. */
+    private static final String TOPIC = "clock:";
 
-    public SandboxControls(boolean sandbox, Clock clock, Jobs jobs, io.tas.store.Database db) {
+    public SandboxControls(boolean sandbox, Clock clock, Jobs jobs, io.tas.store.Database db, ChangeFeed changes) {
         this.sandbox = sandbox;
         this.clock = clock;
         this.jobs = jobs;
         this.db = db;
+        this.changes = changes;
+    }
+
+    /**
+     * Keeps a sandbox clock level with the other PostgreSQL nodes on its database: an advance on any node reaches this
+     * one through the change feed, and after a (re)connect of the feed the saved offset is read again. Subscribe before
+     * the feed starts.
+     */
+    public static void follow(Clock clock, io.tas.store.Database db, ChangeFeed changes) {
+        if (!(clock instanceof SandboxClock sandboxClock)) return;
+        changes.subscribe(key -> {
+            if (key.startsWith(TOPIC)) sandboxClock.restore(Long.parseLong(key.substring(TOPIC.length())));
+            else if (key.equals(ChangeFeed.EVERYTHING)) restore(clock, db);
+        });
     }
 
     /** A sandbox clock takes up where it was before a restart (D55): its offset is saved at every advance. */
@@ -67,6 +85,7 @@ public final class SandboxControls {
                     .where(SANDBOX_CLOCK.ID.eq(1)).execute() == 0) {
                 dsl.insertInto(SANDBOX_CLOCK, SANDBOX_CLOCK.ID, SANDBOX_CLOCK.OFFSET_MILLIS).values(1, offset).execute();
             }
+            changes.publish(TOPIC + offset); // the other nodes move their clocks on commit
             return null;
         });
     }

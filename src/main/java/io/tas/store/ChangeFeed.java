@@ -1,5 +1,7 @@
 package io.tas.store;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;
@@ -11,6 +13,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -18,11 +21,18 @@ import java.util.function.Consumer;
  * transaction (so it is delivered only on commit) and each node LISTENs on its own connection; if that
  * connection drops, subscribers are told to drop everything ("*") before it reconnects. On H2 there is
  * one process, which invalidates its own cache when it writes, so publishing is a no-op.
+ * <p>
+ * Every publish also sends "sent:MILLIS", the sender's wall clock at the NOTIFY statement, in the same transaction:
+ * each receiving node records now minus MILLIS as the change's lag (tas_change_feed_lag), and subscribers never see it.
+ * It is a topic of its own, not a prefix of the key, so a node that predates it ignores it like any unknown topic.
+ * The figure runs from the NOTIFY statement, so it also holds the rest of the writing transaction and its commit, and
+ * between hosts any clock skew (a negative figure counts as 0).
  */
 public final class ChangeFeed implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ChangeFeed.class);
     public static final String EVERYTHING = "*";
     private static final String CHANNEL = "tas_cache";
+    private static final String SENT = "sent:";
 
     private final Database db;
     private final List<Consumer<String>> subscribers = new CopyOnWriteArrayList<>();
@@ -31,6 +41,7 @@ public final class ChangeFeed implements AutoCloseable {
     // True while every change committed by another node reaches the subscribers: the LISTEN is up and they have
     // reloaded since it came up. Always true on H2, where no other node writes.
     private volatile boolean inSync;
+    private volatile Timer lag;
 
     private ChangeFeed(Database db, String url, String user, String password) {
         this.db = db;
@@ -53,6 +64,16 @@ public final class ChangeFeed implements AutoCloseable {
 
     public boolean sharedAcrossNodes() { return listener != null; }
 
+    /** Records each change's delivery lag on this node as the Timer tas_change_feed_lag (PostgreSQL only). */
+    public ChangeFeed measureLagIn(MeterRegistry registry) {
+        if (listener != null) {
+            lag = Timer.builder("tas_change_feed_lag")
+                    .description("from a change's NOTIFY on the node that made it (its wall clock) to its delivery here")
+                    .publishPercentiles(0.5, 0.99).register(registry);
+        }
+        return this;
+    }
+
     /** Call before start() to be told of everything; a later subscriber misses what was delivered before. */
     public void subscribe(Consumer<String> onChange) { subscribers.add(onChange); }
 
@@ -61,13 +82,17 @@ public final class ChangeFeed implements AutoCloseable {
 
     /** Announces a change of key; call inside the writing transaction. */
     public void publish(String key) {
-        if (listener != null) db.dsl().execute("select pg_notify(?, ?)", CHANNEL, key);
+        if (listener != null) db.dsl().execute("select pg_notify(?, ?), pg_notify(?, ?)", CHANNEL, SENT + System.currentTimeMillis(), CHANNEL, key);
     }
 
     /** Announces several keys in one statement (a group-commit batch); call inside the writing transaction. */
     public void publishAll(java.util.Collection<String> keys) {
         if (listener == null || keys.isEmpty()) return;
-        db.dsl().execute("select pg_notify(?, k) from unnest(?::text[]) as k", CHANNEL, keys.toArray(String[]::new));
+        String[] all = new String[keys.size() + 1];
+        all[0] = SENT + System.currentTimeMillis();
+        int i = 1;
+        for (String k : keys) all[i++] = k;
+        db.dsl().execute("select pg_notify(?, k) from unnest(?::text[]) as k", CHANNEL, all);
     }
 
     private void listen(String url, String user, String password) {
@@ -79,7 +104,11 @@ public final class ChangeFeed implements AutoCloseable {
                 PGConnection pg = c.unwrap(PGConnection.class);
                 while (running) {
                     PGNotification[] batch = pg.getNotifications(1000);
-                    if (batch != null) for (PGNotification n : batch) deliver(n.getParameter());
+                    if (batch != null) for (PGNotification n : batch) {
+                        String key = n.getParameter();
+                        if (key.startsWith(SENT)) sent(key);
+                        else deliver(key);
+                    }
                 }
             } catch (SQLException e) {
                 inSync = false;
@@ -92,6 +121,16 @@ public final class ChangeFeed implements AutoCloseable {
                     return;
                 }
             }
+        }
+    }
+
+    private void sent(String key) {
+        Timer t = lag;
+        if (t == null) return;
+        try {
+            t.record(Math.max(0, System.currentTimeMillis() - Long.parseLong(key.substring(SENT.length()))), TimeUnit.MILLISECONDS);
+        } catch (NumberFormatException e) {
+            log.debug("change feed: malformed {}", key);
         }
     }
 
