@@ -37,6 +37,8 @@ class LogFormatTest {
             if (old == null) System.clearProperty("TAS_LOG_FORMAT");
             else System.setProperty("TAS_LOG_FORMAT", old);
         }
+        // No warning or error while configuring (logback would print its whole status at every start).
+        assertThat(context.getStatusManager().getCopyOfStatusList()).allSatisfy(s -> assertThat(s.getLevel()).as(s.toString()).isZero());
         var root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         var appenders = root.iteratorForAppenders();
         assertThat(appenders.hasNext()).as("an appender on the root logger").isTrue();
