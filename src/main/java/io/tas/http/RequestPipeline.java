@@ -62,7 +62,7 @@ public final class RequestPipeline {
     /** One Timer per row (and one for "unknown") and outcome, made on first use: [row ordinal (or last) * 3 + outcome]. */
     private final java.util.concurrent.atomic.AtomicReferenceArray<io.micrometer.core.instrument.Timer> timers =
             new java.util.concurrent.atomic.AtomicReferenceArray<>((ROWS + 1) * OUTCOMES.length);
-    /** Generated request ids: this process's random prefix and a counter (distinct across nodes and restarts). */
+    /** Generated request ids: a random 32-bit prefix per process and a counter (distinct within a process; across nodes and restarts but for a 1 in 2^32 chance). */
     private final String requestIdPrefix = String.format("%08x", new java.security.SecureRandom().nextInt()) + "-";
     private final AtomicLong requestIds = new AtomicLong();
 
