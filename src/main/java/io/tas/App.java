@@ -7,6 +7,13 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.tas.account.AccountRoutes;
 import io.tas.account.AccountService;
 import io.tas.accountswitch.AccountSwitchRoutes;
@@ -91,6 +98,8 @@ public final class App implements AutoCloseable {
     private final Health health;
     private final Duration shutdownDelay;
     private final RateLimiter limiter;
+    /** The JVM GC metrics binder (listens to GC notifications until closed). */
+    private JvmGcMetrics gc;
 
     private App(Database db, NodeLease lease, ChangeFeed changes, Jobs jobs, WebServer server, Provisioning provisioning, Routes routes,
                 Services services, RealityPriceFeed priceFeed, Health health, Duration shutdownDelay, RateLimiter limiter) {
@@ -116,8 +125,15 @@ public final class App implements AutoCloseable {
     public static App start(Config config, Clock clock, java.util.function.Consumer<Provisioning> beforeListen) {
         config.validated(); // every entry point passes here: no empty admin token, no demo secrets outside a sandbox
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        Database db = Database.open(config, metrics);
-        Deque<AutoCloseable> opened = new ArrayDeque<>(List.of(db)); // closed in reverse if starting fails
+        JvmGcMetrics gc = jvmMetrics(metrics);
+        Database db;
+        try {
+            db = Database.open(config, metrics);
+        } catch (RuntimeException e) {
+            gc.close();
+            throw e;
+        }
+        Deque<AutoCloseable> opened = new ArrayDeque<>(List.of(gc, db)); // closed in reverse if starting fails
         try {
             // Leased before anything mints an ID. The lease measures real time between processes, so it runs on
             // the machine's clock, not on the service's, which a sandbox or a test may move.
@@ -143,6 +159,8 @@ public final class App implements AutoCloseable {
             // Working strategy orders count as pending orders for set-hold-mode (D44).
             accounts.exposureFrom(strategies.withPendingOrders(positions::exposure));
             opened.push(accounts);
+            ledger.bindMetrics(metrics);
+            accounts.bindMetrics(metrics);
             LeverageService leverage = new LeverageService(db, clock, ledger, market, prices, accounts);
             DeltaNeutral deltaNeutral = new DeltaNeutral(db, ledger, market, prices, positions, DeltaNeutral.Config.fromEnv(System.getenv()));
             SmallAssetConversion conversion = new SmallAssetConversion(db, clock, ids, ledger, prices, ConvertConfig.fromEnv(System.getenv()));
@@ -209,8 +227,10 @@ public final class App implements AutoCloseable {
             RealityPriceFeed priceFeed = new RealityPriceFeed(market, reality, clock, RealityPriceFeed.Settings.fromEnv(System.getenv()));
             opened.push(priceFeed);
             priceFeed.start();
-            return new App(db, lease, changes, jobs, server, provisioning, routes, new Services(ledger, conversion, positions, loans, maxWithdrawal, ids, accounts),
+            App app = new App(db, lease, changes, jobs, server, provisioning, routes, new Services(ledger, conversion, positions, loans, maxWithdrawal, ids, accounts),
                     priceFeed, health, lifecycle.shutdownDelay(), limiter);
+            app.gc = gc;
+            return app;
         } catch (RuntimeException e) {
             while (!opened.isEmpty()) {
                 try {
@@ -221,6 +241,22 @@ public final class App implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /**
+     * JVM and process metrics (memory, GC, threads, classes, CPU, uptime, open files), once per registry. The GC
+     * binder listens to the JVM's GC notifications: the returned binder is closed with the App.
+     */
+    private static JvmGcMetrics jvmMetrics(MeterRegistry metrics) {
+        new JvmMemoryMetrics().bindTo(metrics);
+        JvmGcMetrics gc = new JvmGcMetrics();
+        gc.bindTo(metrics);
+        new JvmThreadMetrics().bindTo(metrics);
+        new ClassLoaderMetrics().bindTo(metrics);
+        new ProcessorMetrics().bindTo(metrics);
+        new UptimeMetrics().bindTo(metrics);
+        new FileDescriptorMetrics().bindTo(metrics);
+        return gc;
     }
 
     /** What the edge costs: key lookups, slow passphrase hashes and rate-limit buckets held. */
@@ -292,6 +328,16 @@ public final class App implements AutoCloseable {
         RealityConfig.fromEnv(env, sandbox);
         RealityPriceFeed.Settings.fromEnv(env);
         Health.Settings.fromEnv(env);
+        logFormat(env);
+    }
+
+    /** TAS_LOG_FORMAT: text (default) or json; logback.xml picks its console appender by this name. */
+    static String logFormat(Map<String, String> env) {
+        String format = env.getOrDefault("TAS_LOG_FORMAT", "text");
+        if (!format.equals("text") && !format.equals("json")) {
+            throw new io.tas.config.Config.Invalid("TAS_LOG_FORMAT must be text or json, not '" + format + "'");
+        }
+        return format;
     }
 
     /** The node id this node's IDs carry, leased from the database. */
@@ -319,7 +365,8 @@ public final class App implements AutoCloseable {
         Lifecycle.closeAll(priceFeed::close, server::stop,
                 limiter::close, // the Redis connection, if any: no request needs it any more
                 jobs::close, // running jobs finish (or are given up) while the database is still open
-                services.ledger()::close, services.accounts()::close, changes::close, lease::close, db::close);
+                services.ledger()::close, services.accounts()::close, changes::close, lease::close, db::close,
+                () -> { if (gc != null) gc.close(); });
     }
 
 }

@@ -82,6 +82,9 @@ public final class AccountService implements AutoCloseable {
     @Override
     public void close() { settingsWriter.close(); }
 
+    /** Publishes the settings group commit's queue depth and batch sizes. */
+    public void bindMetrics(io.micrometer.core.instrument.MeterRegistry registry) { settingsWriter.bindMetrics(registry); }
+
     /** One entry per UID that called lately: bounded, and dropped when idle, so memory follows the active users. */
     static <V> Cache<Long, V> bounded() {
         return Caffeine.newBuilder().maximumSize(100_000).expireAfterAccess(Duration.ofMinutes(30)).build();

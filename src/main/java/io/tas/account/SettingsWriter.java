@@ -32,6 +32,9 @@ public final class SettingsWriter implements AutoCloseable {
         this.groupCommit = new GroupCommit<>("settings-writer", this::runTogether, SettingsChange::uid, Database.SETTINGS_WRITERS);
     }
 
+    /** Publishes the settings group commit's queue depth and batch sizes (GroupCommit.bindTo). */
+    void bindMetrics(io.micrometer.core.instrument.MeterRegistry registry) { groupCommit.bindTo(registry); }
+
     /** Who tells what accounts hold (positions live above the account package). */
     void exposureFrom(SettingsChange.ExposureProbe probe) { this.exposure = probe; }
 

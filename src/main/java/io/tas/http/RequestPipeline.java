@@ -38,6 +38,15 @@ public final class RequestPipeline {
     private static final HeaderName ACCESS_PASSPHRASE = HeaderNames.create("ACCESS-PASSPHRASE");
     private static final HeaderName REMAINING = HeaderNames.create("x-mbx-used-remain-limit");
     private static final byte[] EMPTY = new byte[0];
+    public static final HeaderName REQUEST_ID = HeaderNames.create("X-Request-Id");
+    /** The SLF4J MDC key of the request id: every log line written while a request is handled carries it. */
+    public static final String MDC_REQUEST_ID = "requestId";
+    /** tas_request_duration's buckets: a Prometheus histogram with these bounds (and +Inf). */
+    private static final java.time.Duration[] LATENCY_BUCKETS = java.util.stream.LongStream.of(1, 2, 5, 10, 25, 50, 100, 250, 500, 1000, 2500)
+            .mapToObj(java.time.Duration::ofMillis).toArray(java.time.Duration[]::new);
+    /** The outcome tag: the HTTP status class of the answer. */
+    private static final String[] OUTCOMES = {"2xx", "4xx", "5xx"};
+    private static final int ROWS = Endpoint.values().length;
 
     private final Map<String, Map<String, Endpoint>> byMethodThenPath = new HashMap<>();
     private final Routes routes;
@@ -50,6 +59,12 @@ public final class RequestPipeline {
     private final AtomicLong errorIds = new AtomicLong();
     private final java.util.concurrent.ConcurrentMap<String, io.micrometer.core.instrument.Counter> counters = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<Endpoint, io.micrometer.core.instrument.Counter> successes = new java.util.EnumMap<>(Endpoint.class);
+    /** One Timer per row (and one for "unknown") and outcome, made on first use: [row ordinal (or last) * 3 + outcome]. */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<io.micrometer.core.instrument.Timer> timers =
+            new java.util.concurrent.atomic.AtomicReferenceArray<>((ROWS + 1) * OUTCOMES.length);
+    /** Generated request ids: a random 32-bit prefix per process and a counter (distinct within a process; across nodes and restarts but for a 1 in 2^32 chance). */
+    private final String requestIdPrefix = String.format("%08x", new java.security.SecureRandom().nextInt()) + "-";
+    private final AtomicLong requestIds = new AtomicLong();
 
     public RequestPipeline(Routes routes, Authenticator authenticator, io.tas.account.AccountService accounts,
                            RateLimiter limiter, Clock clock, int maxBodyBytes, MeterRegistry metrics) {
@@ -65,6 +80,32 @@ public final class RequestPipeline {
     }
 
     public void handle(ServerRequest req, ServerResponse res) {
+        long started = System.nanoTime();
+        String requestId = requestId(req.headers().first(REQUEST_ID).orElse(null));
+        res.header(REQUEST_ID, requestId);
+        org.slf4j.MDC.put(MDC_REQUEST_ID, requestId);
+        try {
+            handle(req, res, started);
+        } finally {
+            org.slf4j.MDC.remove(MDC_REQUEST_ID);
+        }
+    }
+
+    /** The caller's X-Request-Id when it is a sane token (1 to 64 of [A-Za-z0-9._-]), else a new one. */
+    String requestId(String given) {
+        return saneRequestId(given) ? given : requestIdPrefix + Long.toHexString(requestIds.incrementAndGet());
+    }
+
+    static boolean saneRequestId(String id) {
+        if (id == null || id.isEmpty() || id.length() > 64) return false;
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-')) return false;
+        }
+        return true;
+    }
+
+    private void handle(ServerRequest req, ServerResponse res, long started) {
         long now = clock.millis();
         Endpoint ep = null;
         try {
@@ -102,15 +143,15 @@ public final class RequestPipeline {
             if (handler == null) throw new ApiException(ErrorCode.NOT_IMPLEMENTED, ep.method() + " " + ep.path());
 
             Object data = handler.handle(new ApiRequest(ep, caller, query, json, ip, now));
-            send(res, 200, Envelope.success(now, data), ep, ErrorCode.SUCCESS.code());
+            send(res, 200, Envelope.success(now, data), ep, ErrorCode.SUCCESS.code(), started);
         } catch (ApiException e) {
-            send(res, e.error().httpStatus(), new Envelope(e.error().code(), e.getMessage(), now, null), ep, e.error().code());
+            send(res, e.error().httpStatus(), new Envelope(e.error().code(), e.getMessage(), now, null), ep, e.error().code(), started);
         } catch (RuntimeException | Error e) {
             // Even an Error (say, a stack overflow in one ledger change, rethrown to its caller) gets the envelope.
             long id = errorIds.incrementAndGet();
             log.error("unexpected failure #{} on {} {}", id, req.prologue().method().text(), req.path().rawPath(), e);
             ErrorCode sys = ErrorCode.SYSTEM_ERROR;
-            send(res, sys.httpStatus(), new Envelope(sys.code(), sys.message(), now, null), ep, sys.code());
+            send(res, sys.httpStatus(), new Envelope(sys.code(), sys.message(), now, null), ep, sys.code(), started);
         }
     }
 
@@ -194,7 +235,7 @@ public final class RequestPipeline {
         return String.valueOf(address);
     }
 
-    private void send(ServerResponse res, int status, Envelope envelope, Endpoint ep, String code) {
+    private void send(ServerResponse res, int status, Envelope envelope, Endpoint ep, String code, long started) {
         if (ep != null && status == 200) {
             successes.get(ep).increment();
         } else {
@@ -207,6 +248,25 @@ public final class RequestPipeline {
             res.send(envelope.data() instanceof RawJson raw ? successWith(envelope.requestTime(), raw) : Json.MAPPER.writeValueAsBytes(envelope));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
+        } finally {
+            timer(ep, status).record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
         }
+    }
+
+    /** The row's latency Timer for this status class, registered on the row's first answer of that class. */
+    private io.micrometer.core.instrument.Timer timer(Endpoint ep, int status) {
+        int outcome = status < 400 ? 0 : status < 500 ? 1 : 2;
+        int i = (ep == null ? ROWS : ep.ordinal()) * OUTCOMES.length + outcome;
+        io.micrometer.core.instrument.Timer t = timers.get(i);
+        if (t == null) {
+            // Two first answers at once both register: the registry hands both the same Timer.
+            t = io.micrometer.core.instrument.Timer.builder("tas_request_duration")
+                    .description("time from a request's arrival in the pipeline to its answer being sent, by catalog row and status class")
+                    .tag("endpoint", ep == null ? "unknown" : ep.name()).tag("outcome", OUTCOMES[outcome])
+                    .serviceLevelObjectives(LATENCY_BUCKETS)
+                    .register(metrics);
+            timers.set(i, t);
+        }
+        return t;
     }
 }

@@ -289,6 +289,9 @@ public final class Ledger implements AutoCloseable {
     @Override
     public void close() { groupCommit.close(); }
 
+    /** Publishes the ledger's group-commit queue depth and batch sizes (GroupCommit.bindTo). */
+    public void bindMetrics(io.micrometer.core.instrument.MeterRegistry registry) { groupCommit.bindTo(registry); }
+
     private static SortedSet<BalanceKey> touched(List<Movement> movements) {
         SortedSet<BalanceKey> keys = new TreeSet<>();
         movements.forEach(m -> keys.add(m.key()));
