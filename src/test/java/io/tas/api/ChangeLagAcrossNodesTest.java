@@ -3,12 +3,7 @@ package io.tas.api;
 import io.tas.support.ApiClient;
 import io.tas.support.ApiClient.Reply;
 import io.tas.support.Credentials;
-import io.tas.support.Databases;
 import io.tas.support.Metrics;
-import io.tas.support.MutableClock;
-import io.tas.support.TestServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -26,26 +21,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The lag is timed from node A's answer (after its commit) to node B's first read that shows the change, polling B
  * without pause, so it includes one read of B.
  */
-class ChangeLagAcrossNodesTest {
+class ChangeLagAcrossNodesTest extends TwoNodesTest {
     private static final int N = 50;
     private static final long BOUND_MS = 2_000;
     private static final long GIVE_UP_NS = 10_000_000_000L;
-    static TestServer a;
-    static TestServer b;
-
-    @BeforeAll
-    static void start() {
-        // Rate limits off: the test drives one UID's rows many times on a clock that never moves.
-        a = TestServer.start(Databases.Kind.POSTGRES, new MutableClock(System.currentTimeMillis()), false);
-        b = TestServer.secondNode(a, false);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (b != null) b.close();
-        if (a != null) a.close();
-    }
-
     /** Polls until seen, and answers how many milliseconds that took (fractional). */
     private static double millisUntil(BooleanSupplier seen, String what) {
         long start = System.nanoTime();

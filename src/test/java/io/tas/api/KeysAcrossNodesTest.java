@@ -2,12 +2,8 @@ package io.tas.api;
 
 import io.tas.support.ApiClient.Reply;
 import io.tas.support.Credentials;
-import io.tas.support.Databases;
 import io.tas.support.Metrics;
-import io.tas.support.MutableClock;
 import io.tas.support.TestServer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.function.Supplier;
@@ -19,23 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * query; a key created or revoked on one node reaches the other's index and cache through NOTIFY, in
  * milliseconds rather than a cache TTL (the clock here never moves, so a TTL would never expire).
  */
-class KeysAcrossNodesTest {
-    static TestServer a;
-    static TestServer b;
-
-    @BeforeAll
-    static void start() {
-        // Rate limits off: the tests poll one UID's rows on a clock that never moves.
-        a = TestServer.start(Databases.Kind.POSTGRES, new MutableClock(System.currentTimeMillis()), false);
-        b = TestServer.secondNode(a, false);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (b != null) b.close();
-        if (a != null) a.close();
-    }
-
+class KeysAcrossNodesTest extends TwoNodesTest {
     /** Polls until the reply has the code, and answers how long that took. */
     private static long millisUntil(String code, Supplier<Reply> call) throws InterruptedException {
         long start = System.nanoTime();

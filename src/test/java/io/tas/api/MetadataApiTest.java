@@ -15,7 +15,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,9 +46,6 @@ class MetadataApiTest {
         return r.data();
     }
 
-    private static List<String> names(JsonNode obj) {
-        return obj.properties().stream().map(Map.Entry::getKey).toList();
-    }
 
     private static List<String> symbols(JsonNode data) {
         List<String> out = new ArrayList<>();
@@ -71,7 +67,7 @@ class MetadataApiTest {
         assertThat(symbols(d)).containsExactly("AAPLXUSDT", "BGBUSDT", "BTCUSDT", "DOGEUSDT", "ETHUSDT", "PEPEUSDT", "USDCUSDT", "XRPUSDT"); // AAPLXUSDT: the demo Reality pair (§4.7)
         for (JsonNode n : d) {
             allStringsExcept(n);
-            assertThat(names(n)).contains("symbol", "baseCoin", "quoteCoin", "minTradeAmount", "maxTradeAmount", "takerFeeRate",
+            assertThat(Replies.names(n)).contains("symbol", "baseCoin", "quoteCoin", "minTradeAmount", "maxTradeAmount", "takerFeeRate",
                     "makerFeeRate", "pricePrecision", "quantityPrecision", "quotePrecision", "minTradeUSDT", "status")
                     .doesNotContain("symbolType", "isBorrowable");
             assertThat(n.get("status").asText()).isEqualTo("online");
@@ -110,7 +106,7 @@ class MetadataApiTest {
             assertThat(chain.get("withdrawable").asText()).isEqualTo("true");
             assertThat(chain.get("rechargeable").asText()).isEqualTo("true");
             assertThat(chain.get("needTag").asText()).isEqualTo("false");
-            assertThat(names(chain)).contains("withdrawFee", "minDepositAmount", "minWithdrawAmount", "withdrawMinScale");
+            assertThat(Replies.names(chain)).contains("withdrawFee", "minDepositAmount", "minWithdrawAmount", "withdrawMinScale");
             assertThat(chain.get("withdrawMinScale").asText()).matches("\\d+");
         }
         assertThat(d.get(0).get("coinId").asText()).isEqualTo("1");
@@ -135,7 +131,7 @@ class MetadataApiTest {
             assertThat(n.get("sizeMultiplier").asText()).isEqualTo("0.0001");
             assertThat(n.get("volumePlace").asText()).isEqualTo("4");
             assertThat(n.get("pricePlace").asText()).matches("\\d+");
-            assertThat(names(n)).contains("minTradeNum", "minTradeUSDT", "makerFeeRate", "takerFeeRate", "minLever", "maxLever", "launchTime");
+            assertThat(Replies.names(n)).contains("minTradeNum", "minTradeUSDT", "makerFeeRate", "takerFeeRate", "minLever", "maxLever", "launchTime");
         }
         assertThat(usdt.get(0).get("maxLever").asText()).isEqualTo("125");
         assertThat(usdt.get(1).get("maxLever").asText()).isEqualTo("100");
@@ -169,7 +165,7 @@ class MetadataApiTest {
             assertThat(n.has("type")).isFalse();
             assertThat(n.get("status").asText()).isEqualTo("online");
             assertThat(n.get("maxOrderQty").asText()).isEmpty(); // "" = no maximum ("0" would be a literal 0 in ccxt)
-            assertThat(names(n)).contains("symbol", "baseCoin", "quoteCoin", "pricePrecision", "quantityPrecision",
+            assertThat(Replies.names(n)).contains("symbol", "baseCoin", "quoteCoin", "pricePrecision", "quantityPrecision",
                     "minOrderQty", "minOrderAmount", "symbolType", "launchTime");
         }
         assertThat(spot.get(2).get("pricePrecision").asText()).isEqualTo("1");
@@ -213,7 +209,7 @@ class MetadataApiTest {
         }
         assertThat(n.get("baseCoin").asText()).isEqualTo("BTC");
         assertThat(n.get("quoteCoin").asText()).isEqualTo("USDT");
-        assertThat(names(n)).contains("maxCrossedLeverage", "maxIsolatedLeverage", "takerFeeRate", "makerFeeRate", "status");
+        assertThat(Replies.names(n)).contains("maxCrossedLeverage", "maxIsolatedLeverage", "takerFeeRate", "makerFeeRate", "status");
     }
 
     @Test

@@ -1,12 +1,21 @@
 package io.tas.api;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.tas.support.ApiClient.Reply;
+
+import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** What API tests expect of an answer: an error in the envelope (HTTP 400, the code, the message, data null), or success. */
 final class Replies {
     private Replies() {}
+
+    /** An object's field names in wire order (for exact-shape assertions). */
+    static List<String> names(JsonNode obj) {
+        return obj.properties().stream().map(Map.Entry::getKey).toList();
+    }
 
     /** A refusal: HTTP 400, the code, the message (when given), an integer requestTime and data null (§2.1, wire facts §2). */
     static void assertError(Reply r, String code, String msg) {

@@ -256,12 +256,12 @@ class SpotRecordsApiTest extends SharedServerTest {
     void everyFieldIsAStringAndFeeDetailAnObject() {
         ApiClient c = server.client(Credentials.CLASSIC);
         JsonNode f = c.get(FILLS + "?limit=1").data().get(0);
-        assertThat(names(f)).containsExactly("userId", "symbol", "orderId", "tradeId", "orderType", "side", "priceAvg", "size", "amount",
+        assertThat(Replies.names(f)).containsExactly("userId", "symbol", "orderId", "tradeId", "orderType", "side", "priceAvg", "size", "amount",
                 "tradeScope", "feeDetail", "cTime", "uTime");
         f.properties().forEach(e -> {
             if (e.getKey().equals("feeDetail")) {
                 assertThat(e.getValue().isObject()).isTrue();
-                assertThat(names(e.getValue())).containsExactly("deduction", "feeCoin", "totalDeductionFee", "totalFee");
+                assertThat(Replies.names(e.getValue())).containsExactly("deduction", "feeCoin", "totalDeductionFee", "totalFee");
                 e.getValue().forEach(v -> assertThat(v.isTextual()).as(e.getValue().toString()).isTrue());
             } else {
                 assertThat(e.getValue().isTextual()).as(e.getKey()).isTrue();
@@ -270,7 +270,7 @@ class SpotRecordsApiTest extends SharedServerTest {
         assertThat(f.get("userId").asText()).isEqualTo("1000000005");
         assertThat(f.get("cTime").asText()).matches("\\d{13}"); // milliseconds
         JsonNode w = c.get(WITHDRAWALS + "?limit=1&startTime=" + (now() - 90 * DAY) + "&endTime=" + now()).data().get(0);
-        assertThat(names(w)).containsExactly("orderId", "tradeId", "coin", "clientOid", "type", "dest", "size", "fee", "status",
+        assertThat(Replies.names(w)).containsExactly("orderId", "tradeId", "coin", "clientOid", "type", "dest", "size", "fee", "status",
                 "fromAddress", "toAddress", "chain", "confirm", "tag", "cTime", "uTime");
         w.forEach(v -> assertThat(v.isTextual()).as(w.toString()).isTrue());
         assertThat(w.get("cTime").asText()).matches("\\d{13}");
@@ -297,11 +297,6 @@ class SpotRecordsApiTest extends SharedServerTest {
         assertThat(stored).isEqualTo(1);
     }
 
-    private static List<String> names(JsonNode n) {
-        List<String> out = new ArrayList<>();
-        n.fieldNames().forEachRemaining(out::add);
-        return out;
-    }
 
     /** issue 9 demo data: 250 fills and 45 withdrawals, several pages with the defaults and with limit 1. */
     @Test

@@ -126,11 +126,6 @@ class UnifiedRecordsApiTest extends SharedServerTest {
         return out.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    private static List<String> names(JsonNode n) {
-        List<String> out = new ArrayList<>();
-        n.fieldNames().forEachRemaining(out::add);
-        return out;
-    }
 
     // --- fills
 
@@ -381,15 +376,15 @@ class UnifiedRecordsApiTest extends SharedServerTest {
     void everyFieldHasThePlatformsNameAndType() {
         ApiClient c = server.client(Credentials.MAIN_RW);
         JsonNode page = c.get(FILLS + "?limit=1").data();
-        assertThat(names(page)).containsExactly("list", "cursor");
+        assertThat(Replies.names(page)).containsExactly("list", "cursor");
         JsonNode f = page.get("list").get(0);
-        assertThat(names(f)).containsExactly("execId", "orderId", "category", "symbol", "orderType", "side", "execPrice", "execQty",
+        assertThat(Replies.names(f)).containsExactly("execId", "orderId", "category", "symbol", "orderType", "side", "execPrice", "execQty",
                 "execValue", "tradeScope", "feeDetail", "execPnl", "createdTime", "updatedTime");
         f.properties().forEach(e -> {
             if (e.getKey().equals("feeDetail")) {
                 assertThat(e.getValue().isArray()).isTrue();
                 assertThat(e.getValue()).hasSize(1);
-                assertThat(names(e.getValue().get(0))).containsExactly("feeCoin", "fee");
+                assertThat(Replies.names(e.getValue().get(0))).containsExactly("feeCoin", "fee");
                 e.getValue().get(0).forEach(v -> assertThat(v.isTextual()).isTrue());
             } else {
                 assertThat(e.getValue().isTextual()).as(e.getKey()).isTrue();
@@ -398,12 +393,12 @@ class UnifiedRecordsApiTest extends SharedServerTest {
         assertThat(f.get("createdTime").asText()).matches("\\d{13}");
         String window = "?limit=1&startTime=" + (now() - 30 * DAY) + "&endTime=" + now();
         JsonNode w = c.get(WITHDRAWALS + window).data().get(0);
-        assertThat(names(w)).containsExactly("orderId", "clientOid", "recordId", "coin", "type", "dest", "size", "fee", "confirm", "tag",
+        assertThat(Replies.names(w)).containsExactly("orderId", "clientOid", "recordId", "coin", "type", "dest", "size", "fee", "confirm", "tag",
                 "status", "fromAddress", "toAddress", "chain", "createdTime", "updatedTime");
         w.forEach(v -> assertThat(v.isTextual()).as(w.toString()).isTrue());
         assertThat(w.get("type").asText()).isEqualTo("withdraw");
         JsonNode d = c.get(DEPOSITS + window).data().get(0);
-        assertThat(names(d)).containsExactly("orderId", "recordId", "coin", "type", "dest", "size", "status", "fromAddress", "toAddress",
+        assertThat(Replies.names(d)).containsExactly("orderId", "recordId", "coin", "type", "dest", "size", "status", "fromAddress", "toAddress",
                 "chain", "createdTime", "updatedTime");
         d.forEach(v -> assertThat(v.isTextual()).as(d.toString()).isTrue());
         assertThat(d.get("type").asText()).isEqualTo("deposit");
