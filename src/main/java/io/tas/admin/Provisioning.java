@@ -467,6 +467,9 @@ public final class Provisioning {
         return c;
     }
 
+    /** The state hash over every account (StateHash): proof tests compare it around refused requests and restarts. */
+    public io.tas.store.StateHash.Result stateHash() { return io.tas.store.StateHash.of(db); }
+
     /** Sandbox reset: every table emptied, every cache and bucket dropped. */
     public void reset() {
         db.truncateAll();

@@ -27,6 +27,13 @@ final class Admin {
         return "{\"uid\":" + uid + ",\"records\":[" + String.join(",", rs) + "]}";
     }
 
+    /** GET /admin/v1/state-hash: the hash over every account's state. */
+    String stateHash() {
+        Reply r = get("/admin/v1/state-hash");
+        if (!r.code().equals("00000")) throw new AssertionError(r.raw());
+        return r.data().get("hash").asText();
+    }
+
     Reply get(String path) {
         return ApiClient.raw(server.adminUrl() + path, "GET", "", "Authorization", "Bearer " + TestServer.ADMIN_TOKEN);
     }
