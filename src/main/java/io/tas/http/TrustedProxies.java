@@ -93,16 +93,20 @@ public final class TrustedProxies {
             int close = e.indexOf(']');
             if (close < 0) return null;
             String after = e.substring(close + 1);
-            if (!after.isEmpty() && !after.matches(":\\d{1,5}")) return null;
+            if (!after.isEmpty() && !(after.startsWith(":") && port(after.substring(1)))) return null;
             return literal(e.substring(1, close));
         }
         int colon = e.indexOf(':');
         if (colon >= 0 && colon == e.lastIndexOf(':')) { // one colon: IPv4 with a port (IPv6 has at least two)
-            if (!e.substring(colon + 1).matches("\\d{1,5}")) return null;
+            if (!port(e.substring(colon + 1))) return null;
             InetAddress a = literal(e.substring(0, colon));
             return a instanceof Inet4Address ? a : null;
         }
         return literal(e);
+    }
+
+    private static boolean port(String s) {
+        return s.matches("\\d{1,5}") && Integer.parseInt(s) <= 65_535;
     }
 
     /** A strict IP literal, never a DNS lookup; IPv4 only as four dotted decimals, no zone ids. */

@@ -67,7 +67,7 @@ class TrustedProxiesTest {
         assertThat(client("10.0.0.5", "unknown")).isEqualTo("10.0.0.5");
         assertThat(client("10.0.0.5", "198.51.100.4, garbage")).as("garbage on the right: nothing left of it is believed").isEqualTo("10.0.0.5");
         assertThat(client("10.0.0.5", "garbage, 10.1.0.9")).isEqualTo("10.1.0.9");
-        for (String bad : List.of("", " , ,", "example.com", "1.2.3", "0x7f.0.0.1", "999.1.1.1", "1.2.3.4:port", "1.2.3.4:123456",
+        for (String bad : List.of("", " , ,", "example.com", "1.2.3", "0x7f.0.0.1", "999.1.1.1", "1.2.3.4:port", "1.2.3.4:123456", "1.2.3.4:65536", "[::1]:70000",
                 "[::1", "[::1]x", "fe80::1%eth0", "::1::2", "1.2.3.4/8", "\"1.2.3.4\"", "a".repeat(10_000))) {
             assertThat(client("10.0.0.5", bad)).as(bad).isEqualTo("10.0.0.5");
         }
