@@ -71,16 +71,19 @@ public final class ProxyProcess implements AutoCloseable {
         return started(port, dir, p, "error.log");
     }
 
-    /** deploy/haproxy/tas.cfg in front of the two API ports, with a stats socket (stat()) for the health checks' view. */
-    public static ProxyProcess haproxy(int node1Port, int node2Port) throws IOException, InterruptedException {
+    /**
+     * deploy/haproxy/tas.cfg in front of the two API ports, with a stats socket (stat()) for the health checks' view;
+     * change: more (from, to) pairs for a variant of the shipped file.
+     */
+    public static ProxyProcess haproxy(int node1Port, int node2Port, String... change) throws IOException, InterruptedException {
         Path bin = binary("haproxy", "haproxy (apt-get install haproxy; .ci/run does it)");
         int port = ServerProcess.freePort();
         Path dir = Files.createTempDirectory("tas-haproxy");
-        String cfg = shipped("deploy/haproxy/tas.cfg",
+        String cfg = shipped("deploy/haproxy/tas.cfg", concat(new String[] {
                 "server node1 " + NODE1, "server node1 127.0.0.1:" + node1Port,
                 "server node2 " + NODE2, "server node2 127.0.0.1:" + node2Port,
                 "bind :80", "bind 127.0.0.1:" + port,
-                "global\n", "global\n    stats socket " + dir.resolve("stats.sock") + " level user\n");
+                "global\n", "global\n    stats socket " + dir.resolve("stats.sock") + " level user\n"}, change));
         Path file = dir.resolve("tas.cfg");
         Files.writeString(file, cfg);
         Process check = new ProcessBuilder(bin.toString(), "-c", "-f", file.toString()).redirectErrorStream(true).start();
@@ -108,6 +111,12 @@ public final class ProxyProcess implements AutoCloseable {
             buf.clear();
         }
         return out.toByteArray();
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 
     /** The shipped file with each (from, to) pair replaced; each from must occur exactly once, so the file cannot drift from the test. */
