@@ -29,6 +29,7 @@ import io.tas.auth.Authenticator;
 import io.tas.auth.SecretCipher;
 import io.tas.config.Config;
 import io.tas.http.RequestPipeline;
+import io.tas.http.TrustedProxies;
 import io.tas.http.Routes;
 import io.tas.jobs.Jobs;
 import io.tas.jobs.JobsConfig;
@@ -186,7 +187,7 @@ public final class App implements AutoCloseable {
             Routes routes = routes(features(accounts, market, signatures, conversion, loans, maxWithdrawal, leverage, deltaNeutral, switches,
                     positions, positionHistory, strategies, copyTrading, spot, ledger, prices, unifiedRecords, reality));
             RequestPipeline pipeline = new RequestPipeline(routes, new Authenticator(keys, accounts, signatures, config.timestampWindow()),
-                    accounts, limiter, clock, config.maxBodyBytes(), metrics);
+                    accounts, limiter, clock, config.maxBodyBytes(), metrics, TrustedProxies.parse(config.trustedProxies()));
             Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions,
                     positionHistory, strategies, copyTrading, spot, unifiedRecords, reality);
             AdminRoutes admin = new AdminRoutes(provisioning, keys, config.adminToken(), clock, metrics,

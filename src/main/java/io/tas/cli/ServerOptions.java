@@ -27,6 +27,8 @@ public final class ServerOptions {
     Integer nodeId;
     @Option(names = "--redis-url", description = "share the §8 rate limits of every node through this Redis, e.g. redis://127.0.0.1:6379 (env TAS_REDIS_URL, default: limits in this process)")
     String redisUrl;
+    @Option(names = "--trusted-proxies", description = "comma list of proxy IPs and CIDRs whose X-Forwarded-For names the client (env TAS_TRUSTED_PROXIES, default: none, the header is ignored)")
+    String trustedProxies;
 
     Config apply(Config c) {
         if (port != null) c = c.withPort(port);
@@ -39,6 +41,7 @@ public final class ServerOptions {
         if (timestampWindowMs != null) c = c.withTimestampWindow(Duration.ofMillis(timestampWindowMs));
         if (nodeId != null) c = c.withNodeId(nodeId);
         if (redisUrl != null) c = c.withRedisUrl(redisUrl);
+        if (trustedProxies != null) c = c.withTrustedProxies(trustedProxies);
         return c;
     }
 }

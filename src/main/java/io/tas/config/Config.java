@@ -31,7 +31,8 @@ public record Config(
         Duration nodeLeaseTtl,   // a node id whose lease is not renewed for this long may be taken over
         String redisUrl,         // §8 buckets shared across nodes in this Redis (redis://host:port); null: in this process
         String redisKeyPrefix,   // every bucket key starts with it, so several deployments can share one Redis
-        Duration redisTimeout) { // a Redis command slower than this counts as Redis down (D85)
+        Duration redisTimeout,   // a Redis command slower than this counts as Redis down (D85)
+        String trustedProxies) { // IPs and CIDRs whose X-Forwarded-For names the client (io.tas.http.TrustedProxies); blank: none
 
     public static final String DEFAULT_H2_URL = "jdbc:h2:file:./data/tas";
     /** Sandbox-only master key; operators set TAS_MASTER_KEY. Documented in README, refused outside a sandbox. */
@@ -69,7 +70,8 @@ public record Config(
                 Duration.ofMillis(number(env, "TAS_NODE_LEASE_TTL_MS", 30_000)),
                 env.getOrDefault("TAS_REDIS_URL", "").isBlank() ? null : env.get("TAS_REDIS_URL").strip(),
                 env.getOrDefault("TAS_REDIS_KEY_PREFIX", "tas:rl:"),
-                Duration.ofMillis(number(env, "TAS_REDIS_TIMEOUT_MS", 200)));
+                Duration.ofMillis(number(env, "TAS_REDIS_TIMEOUT_MS", 200)),
+                env.getOrDefault("TAS_TRUSTED_PROXIES", ""));
     }
 
     private static int number(Map<String, String> env, String name, int otherwise) {
@@ -107,6 +109,11 @@ public record Config(
         }
         if (redisKeyPrefix == null || redisKeyPrefix.isEmpty()) out.add("TAS_REDIS_KEY_PREFIX must not be empty");
         if (redisTimeout.isNegative() || redisTimeout.isZero()) out.add("TAS_REDIS_TIMEOUT_MS must be positive");
+        try {
+            io.tas.http.TrustedProxies.parse(trustedProxies);
+        } catch (Invalid e) {
+            out.add(e.getMessage());
+        }
         return out;
     }
 
@@ -130,6 +137,7 @@ public record Config(
     public Config withNodeId(Integer id) { return with(e -> e.nodeId = id); }
     public Config withRedisUrl(String url) { return with(e -> e.redisUrl = url == null || url.isBlank() ? null : url.strip()); }
     public Config withRedisKeyPrefix(String prefix) { return with(e -> e.redisKeyPrefix = prefix); }
+    public Config withTrustedProxies(String list) { return with(e -> e.trustedProxies = list == null ? "" : list); }
 
     /** A copy with some fields changed. Edit is the one place besides the record header that names every field. */
     private Config with(java.util.function.Consumer<Edit> change) {
@@ -139,7 +147,7 @@ public record Config(
     }
 
     private static final class Edit {
-        String host, adminHost, adminToken, dbUrl, dbUser, dbPassword, masterKey, redisUrl, redisKeyPrefix;
+        String host, adminHost, adminToken, dbUrl, dbUser, dbPassword, masterKey, redisUrl, redisKeyPrefix, trustedProxies;
         int port, adminPort, dbPoolSize, maxBodyBytes, adminMaxBodyBytes, seedMaxBytes;
         boolean rateLimitsEnabled, cacheEnabled, sandbox;
         Duration timestampWindow, nodeLeaseTtl, redisTimeout;
@@ -152,12 +160,13 @@ public record Config(
             cacheEnabled = c.cacheEnabled; sandbox = c.sandbox; adminMaxBodyBytes = c.adminMaxBodyBytes;
             seedMaxBytes = c.seedMaxBytes; nodeId = c.nodeId; nodeLeaseTtl = c.nodeLeaseTtl;
             redisUrl = c.redisUrl; redisKeyPrefix = c.redisKeyPrefix; redisTimeout = c.redisTimeout;
+            trustedProxies = c.trustedProxies;
         }
 
         Config build() {
             return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey,
                     rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, sandbox, adminMaxBodyBytes, seedMaxBytes,
-                    nodeId, nodeLeaseTtl, redisUrl, redisKeyPrefix, redisTimeout);
+                    nodeId, nodeLeaseTtl, redisUrl, redisKeyPrefix, redisTimeout, trustedProxies);
         }
     }
 }

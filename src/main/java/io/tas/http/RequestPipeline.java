@@ -37,6 +37,7 @@ public final class RequestPipeline {
     private static final HeaderName ACCESS_TIMESTAMP = HeaderNames.create("ACCESS-TIMESTAMP");
     private static final HeaderName ACCESS_PASSPHRASE = HeaderNames.create("ACCESS-PASSPHRASE");
     private static final HeaderName REMAINING = HeaderNames.create("x-mbx-used-remain-limit");
+    private static final HeaderName X_FORWARDED_FOR = HeaderNames.create("X-Forwarded-For");
     private static final byte[] EMPTY = new byte[0];
     public static final HeaderName REQUEST_ID = HeaderNames.create("X-Request-Id");
     /** The SLF4J MDC key of the request id: every log line written while a request is handled carries it. */
@@ -56,6 +57,7 @@ public final class RequestPipeline {
     private final Clock clock;
     private final int maxBodyBytes;
     private final MeterRegistry metrics;
+    private final TrustedProxies trustedProxies;
     private final AtomicLong errorIds = new AtomicLong();
     private final java.util.concurrent.ConcurrentMap<String, io.micrometer.core.instrument.Counter> counters = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<Endpoint, io.micrometer.core.instrument.Counter> successes = new java.util.EnumMap<>(Endpoint.class);
@@ -68,6 +70,12 @@ public final class RequestPipeline {
 
     public RequestPipeline(Routes routes, Authenticator authenticator, io.tas.account.AccountService accounts,
                            RateLimiter limiter, Clock clock, int maxBodyBytes, MeterRegistry metrics) {
+        this(routes, authenticator, accounts, limiter, clock, maxBodyBytes, metrics, TrustedProxies.NONE);
+    }
+
+    public RequestPipeline(Routes routes, Authenticator authenticator, io.tas.account.AccountService accounts,
+                           RateLimiter limiter, Clock clock, int maxBodyBytes, MeterRegistry metrics, TrustedProxies trustedProxies) {
+        this.trustedProxies = trustedProxies;
         for (Endpoint e : Endpoint.values()) byMethodThenPath.computeIfAbsent(e.method(), m -> new HashMap<>()).put(e.path(), e);
         this.routes = routes;
         this.authenticator = authenticator;
@@ -119,7 +127,7 @@ public final class RequestPipeline {
             }
             byte[] body = readBody(req);
             String rawQuery = req.query().rawValue();
-            String ip = clientIp(req.remotePeer().address());
+            String ip = clientIp(req);
 
             Caller caller = null;
             if (!ep.isPublic()) {
@@ -230,9 +238,12 @@ public final class RequestPipeline {
         return req.headers().first(name).orElse(null);
     }
 
-    static String clientIp(SocketAddress address) {
-        if (address instanceof InetSocketAddress isa && isa.getAddress() != null) return isa.getAddress().getHostAddress();
-        return String.valueOf(address);
+    /** The caller's IP for IP allow-lists and per-IP rate limits: the peer, or who a trusted proxy says it forwarded (TrustedProxies). */
+    private String clientIp(ServerRequest req) {
+        SocketAddress address = req.remotePeer().address();
+        if (!(address instanceof InetSocketAddress isa) || isa.getAddress() == null) return String.valueOf(address);
+        if (trustedProxies.isEmpty() || !req.headers().contains(X_FORWARDED_FOR)) return isa.getAddress().getHostAddress();
+        return trustedProxies.clientIp(isa.getAddress(), req.headers().get(X_FORWARDED_FOR).allValues());
     }
 
     private void send(ServerResponse res, int status, Envelope envelope, Endpoint ep, String code, long started) {

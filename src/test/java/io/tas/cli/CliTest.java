@@ -279,6 +279,18 @@ class CliTest {
         assertThat(plain.options.apply(Config.fromEnv(Map.of())).nodeId()).as("unset: lease any free id").isNull();
     }
 
+    @Test
+    void theTrustedProxiesFlagWinsOverTheEnvironment() {
+        Config env = Config.fromEnv(Map.of("TAS_TRUSTED_PROXIES", "10.0.0.5"));
+        ServeCommand flagged = new ServeCommand();
+        new CommandLine(flagged).parseArgs("--trusted-proxies", "10.1.0.0/16,::1");
+        assertThat(flagged.options.apply(env).trustedProxies()).isEqualTo("10.1.0.0/16,::1");
+        ServeCommand plain = new ServeCommand();
+        new CommandLine(plain).parseArgs();
+        assertThat(plain.options.apply(env).trustedProxies()).isEqualTo("10.0.0.5");
+        assertThat(plain.options.apply(Config.fromEnv(Map.of())).trustedProxies()).as("unset: no proxy trusted").isEmpty();
+    }
+
     /**
      * The account switch as a sandbox user drives it: tas call switches a fresh account, tas admin clock-advance
      * --run-due finishes it without waiting a minute, and tas call (signing with the machine's time while the sandbox

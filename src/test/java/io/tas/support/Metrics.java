@@ -11,5 +11,15 @@ public final class Metrics {
         throw new AssertionError("no metric " + name + " at /metrics");
     }
 
+    /** The sum of every sample of name, whatever its labels (0 when there is none yet). */
+    public static double sum(TestServer server, String name) {
+        String text = ApiClient.raw(server.adminUrl() + "/metrics", "GET", "").raw();
+        double total = 0;
+        for (String line : text.split("\n")) {
+            if (line.startsWith(name + " ") || line.startsWith(name + "{")) total += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1).trim());
+        }
+        return total;
+    }
+
     private Metrics() {}
 }
