@@ -270,10 +270,7 @@ public final class App implements AutoCloseable {
                 .description("live API keys in the in-memory index (-1: not loaded)").register(metrics);
         Gauge.builder("tas_rate_limit_buckets", limiter, RateLimiter::trackedBuckets).strongReference(true)
                 .description("rate-limit buckets held in this process (idle ones are dropped; -1: they are in Redis)").register(metrics);
-        FunctionCounter.builder("tas_rate_limit_rejections_total", limiter, RateLimiter::quotaRejections).tag("reason", "quota")
-                .description("requests refused with 429 by the rate limiter (§8)").register(metrics);
-        FunctionCounter.builder("tas_rate_limit_rejections_total", limiter, RateLimiter::unavailableRejected).tag("reason", "redis_unavailable")
-                .description("requests refused with 429 by the rate limiter (§8)").register(metrics);
+        // tas_rate_limit_rejections_total (by row, limit scope and reason) is counted by the RequestPipeline, which knows the row.
         if (limiter.shared()) {
             FunctionCounter.builder("tas_rate_limit_redis_failures_total", limiter, RateLimiter::unavailableAllowed).tag("policy", "allowed")
                     .description("requests whose bucket Redis could not answer in time, by what the row's policy did (D85)").register(metrics);

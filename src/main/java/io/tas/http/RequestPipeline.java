@@ -61,6 +61,11 @@ public final class RequestPipeline {
     private final AtomicLong errorIds = new AtomicLong();
     private final java.util.concurrent.ConcurrentMap<String, io.micrometer.core.instrument.Counter> counters = new java.util.concurrent.ConcurrentHashMap<>();
     private final Map<Endpoint, io.micrometer.core.instrument.Counter> successes = new java.util.EnumMap<>(Endpoint.class);
+    /** tas_rate_limit_rejections_total by row: its bucket was empty (reason quota). */
+    private final Map<Endpoint, io.micrometer.core.instrument.Counter> quotaRejections = new java.util.EnumMap<>(Endpoint.class);
+    /** As quotaRejections, refused because Redis could not answer (reason redis_unavailable, D85): POST rows, with Redis. */
+    private final Map<Endpoint, io.micrometer.core.instrument.Counter> unavailableRejections = new java.util.EnumMap<>(Endpoint.class);
+    private final io.tas.store.DatabaseErrors databaseErrors;
     /** One Timer per row (and one for "unknown") and outcome, made on first use: [row ordinal (or last) * 3 + outcome]. */
     private final java.util.concurrent.atomic.AtomicReferenceArray<io.micrometer.core.instrument.Timer> timers =
             new java.util.concurrent.atomic.AtomicReferenceArray<>((ROWS + 1) * OUTCOMES.length);
@@ -85,6 +90,25 @@ public final class RequestPipeline {
         this.maxBodyBytes = maxBodyBytes;
         this.metrics = metrics;
         for (Endpoint e : Endpoint.values()) successes.put(e, metrics.counter("tas_requests_total", "endpoint", e.name(), "code", ErrorCode.SUCCESS.code()));
+        // Registered at zero, as the rows are known: rate() then counts a row's first 429 too.
+        for (Endpoint e : Endpoint.values()) {
+            quotaRejections.put(e, rejections(metrics, e, "quota"));
+            if (limiter.shared() && whenLimitsUnavailable(e) == RateLimiter.WhenUnavailable.REJECT) {
+                unavailableRejections.put(e, rejections(metrics, e, "redis_unavailable"));
+            }
+        }
+        this.databaseErrors = new io.tas.store.DatabaseErrors(metrics);
+    }
+
+    /** §8: a row's limit is per UID when it is signed and says so, else per IP (see the subject in handle). */
+    static String limitScope(Endpoint ep) {
+        return ep.scope() == Endpoint.Scope.UID && !ep.isPublic() ? "uid" : "ip";
+    }
+
+    private static io.micrometer.core.instrument.Counter rejections(MeterRegistry metrics, Endpoint ep, String reason) {
+        return io.micrometer.core.instrument.Counter.builder("tas_rate_limit_rejections_total")
+                .description("requests refused with 429 by the rate limiter (§8), by row, limit scope and reason")
+                .tag("endpoint", ep.name()).tag("scope", limitScope(ep)).tag("reason", reason).register(metrics);
     }
 
     public void handle(ServerRequest req, ServerResponse res) {
@@ -141,7 +165,11 @@ public final class RequestPipeline {
                     ep.scope() == Endpoint.Scope.UID && caller != null ? Long.toString(caller.uid()) : ip, ep.ratePerSecond(),
                     whenLimitsUnavailable(ep));
             if (d.remaining() != Long.MAX_VALUE && d.remaining() != RateLimiter.UNKNOWN) res.header(REMAINING, Long.toString(d.remaining()));
-            if (!d.allowed()) throw new ApiException(ErrorCode.TOO_MANY_REQUESTS);
+            if (!d.allowed()) {
+                var rejected = (d.remaining() == RateLimiter.UNKNOWN ? unavailableRejections : quotaRejections).get(ep);
+                if (rejected != null) rejected.increment();
+                throw new ApiException(ErrorCode.TOO_MANY_REQUESTS);
+            }
 
             Map<String, String> query = rawQuery == null || rawQuery.isEmpty() ? Map.of() : new HashMap<>();
             for (QueryString.Pair p : QueryString.decode(rawQuery)) query.putIfAbsent(p.key(), p.value());
@@ -157,6 +185,7 @@ public final class RequestPipeline {
         } catch (RuntimeException | Error e) {
             // Even an Error (say, a stack overflow in one ledger change, rethrown to its caller) gets the envelope.
             long id = errorIds.incrementAndGet();
+            databaseErrors.record(e); // tas_db_errors_total: the one place a database failure becomes an answer
             log.error("unexpected failure #{} on {} {}", id, req.prologue().method().text(), req.path().rawPath(), e);
             ErrorCode sys = ErrorCode.SYSTEM_ERROR;
             send(res, sys.httpStatus(), new Envelope(sys.code(), sys.message(), now, null), ep, sys.code(), started);

@@ -41,7 +41,6 @@ public final class RateLimiter implements AutoCloseable {
     private final LocalBuckets buckets;        // null with Redis
     private final RemoteBucketBuilder<String> builder;
     private final RedisBuckets redis;          // null without Redis
-    private final LongAdder quotaRejections = new LongAdder();
     private final LongAdder unavailableAllowed = new LongAdder();
     private final LongAdder unavailableRejected = new LongAdder();
 
@@ -91,7 +90,6 @@ public final class RateLimiter implements AutoCloseable {
             unavailableRejected.increment();
             return CLOSED;
         }
-        if (!probe.isConsumed()) quotaRejections.increment();
         return new Decision(probe.isConsumed(), probe.getRemainingTokens());
     }
 
@@ -113,9 +111,6 @@ public final class RateLimiter implements AutoCloseable {
 
     /** As {@link #redisUp}, asking Redis now (readiness). */
     public int redisReady() { return redis == null ? -1 : redis.ping() ? 1 : 0; }
-
-    /** Requests refused because their bucket was empty. */
-    public long quotaRejections() { return quotaRejections.sum(); }
 
     /** Requests decided without Redis (it failed or timed out) and allowed by their row's policy (D85). */
     public long unavailableAllowed() { return unavailableAllowed.sum(); }

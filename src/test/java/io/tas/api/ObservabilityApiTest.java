@@ -15,8 +15,8 @@ import java.util.Arrays;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 11 item 5 on H2 and PostgreSQL: per-row latency histograms, JVM metrics and group-commit metrics at
- * /metrics, and the X-Request-Id header on every API answer.
+ * Issue 11 item 5 on H2 and PostgreSQL: per-row latency histograms, JVM metrics, group-commit metrics and rate-limit
+ * rejections by row at /metrics, and the X-Request-Id header on every API answer.
  */
 @ParameterizedClass
 @EnumSource(Databases.Kind.class)
@@ -66,6 +66,24 @@ class ObservabilityApiTest extends SharedServerTest {
         text = metrics();
         assertThat(sample(text, "tas_request_duration_seconds_count", "endpoint=\"unknown\"", "outcome=\"4xx\"")).isEqualTo(unknown + 1);
         assertThat(text).doesNotContain("no/such/row");
+    }
+
+    @Test
+    void every429CountsOnceUnderItsRowScopeAndReason() throws Exception {
+        String[] row = {"endpoint=\"PUBLIC_TIME\"", "scope=\"ip\"", "reason=\"quota\""};
+        String text = metrics();
+        double before = sample(text, "tas_rate_limit_rejections_total", row);
+        // Registered at zero for every row before any refusal: a signed per-UID row that no test throttles is there too.
+        assertThat(text).containsPattern("tas_rate_limit_rejections_total\\{endpoint=\"UTA_DEPOSIT_RECORDS\",reason=\"quota\",scope=\"uid\"\\} ");
+        // Past the row's 20/s per IP within this second (the shared server's clock stands still): some calls get 429.
+        int refused = 0;
+        for (int i = 0; i < io.tas.http.Endpoint.PUBLIC_TIME.ratePerSecond() + 5; i++) {
+            HttpResponse<String> r = publicTime();
+            if (r.statusCode() == 429) refused++;
+            else assertThat(r.statusCode()).isEqualTo(200);
+        }
+        assertThat(refused).isGreaterThanOrEqualTo(5);
+        assertThat(sample(metrics(), "tas_rate_limit_rejections_total", row)).isEqualTo(before + refused);
     }
 
     @Test

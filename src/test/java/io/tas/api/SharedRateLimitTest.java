@@ -98,13 +98,19 @@ class SharedRateLimitTest {
         }
     }
 
-    /** The value of a labelled sample at the admin /metrics, e.g. name{reason="quota",}. */
+    /** The sum of the samples of name whose labels include label (e.g. reason="quota": every row and scope) at the admin /metrics. */
     static double metric(TestServer server, String name, String label) {
         String text = ApiClient.raw(server.adminUrl() + "/metrics", "GET", "").raw();
+        double sum = 0;
+        boolean found = false;
         for (String line : text.split("\n")) {
-            if (line.startsWith(name + "{") && line.contains(label)) return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            if (line.startsWith(name + "{") && line.contains(label)) {
+                sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                found = true;
+            }
         }
-        throw new AssertionError("no metric " + name + " with " + label + " at /metrics");
+        if (!found) throw new AssertionError("no metric " + name + " with " + label + " at /metrics");
+        return sum;
     }
 
     @Test
