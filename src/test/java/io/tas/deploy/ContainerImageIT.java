@@ -142,10 +142,18 @@ class ContainerImageIT {
             assertThat(env.get("TAS_REDIS_URL")).isEqualTo("redis://redis:6379");
             assertThat(env).containsKeys("TAS_MASTER_KEY", "TAS_ADMIN_TOKEN", "TAS_DB_PASSWORD");
             assertThat((Map<String, Object>) s.get("depends_on")).containsOnlyKeys("postgres", "redis");
+            assertThat(env.get("TAS_TRUSTED_PROXIES")).as("nginx is on the compose subnet").isEqualTo(subnet(compose));
         }
-        // nginx takes the other helper's file: upstream servers tas1:8080 and tas2:8080.
+        // nginx takes the shipped config, whose upstream names the compose services (and which ProxyConformanceTest runs).
         assertThat((List<String>) services.get("nginx").get("volumes")).containsExactly("./nginx/tas.conf:/etc/nginx/conf.d/default.conf:ro");
+        assertThat(Files.readString(Path.of("deploy/nginx/tas.conf"))).contains("server tas1:8080 ", "server tas2:8080 ", "listen 80;");
         assertThat((Map<String, Object>) compose.get("volumes")).containsKey("pgdata");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static String subnet(Map<String, Object> compose) {
+        var ipam = (Map<String, Object>) ((Map<String, Map<String, Object>>) compose.get("networks")).get("default").get("ipam");
+        return (String) ((List<Map<String, Object>>) ipam.get("config")).get(0).get("subnet");
     }
 
     @Test

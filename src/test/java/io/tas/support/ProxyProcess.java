@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 public final class ProxyProcess implements AutoCloseable {
     /** The example node addresses in the shipped configs, swapped for the test's nodes. */
-    static final String NODE1 = "10.0.0.11:8080", NODE2 = "10.0.0.12:8080";
+    static final String NODE1 = "tas1:8080", NODE2 = "tas2:8080";
 
     public final int port;
     public final Path dir;
