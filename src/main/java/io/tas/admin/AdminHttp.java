@@ -61,7 +61,7 @@ final class AdminHttp {
                 send(res, 400, ErrorCode.PARAM_VERIFICATION_FAILED.code(), ErrorCode.PARAM_VERIFICATION_FAILED.message("malformed body or path"));
             } catch (RuntimeException e) {
                 log.error("admin request failed: {} {}", req.prologue().method().text(), req.path().rawPath(), e);
-                send(res, 500, ErrorCode.SYSTEM_ERROR.code(), ErrorCode.SYSTEM_ERROR.message());
+                send(res, ErrorCode.SYSTEM_ERROR.httpStatus(), ErrorCode.SYSTEM_ERROR.code(), ErrorCode.SYSTEM_ERROR.message());
             }
         };
     }

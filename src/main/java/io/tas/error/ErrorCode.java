@@ -58,7 +58,7 @@ public enum ErrorCode {
     INSUFFICIENT_BALANCE("25202", "Insufficient balance", 400),
 
     // --- server side: the only 5xx; the body never carries a stack trace
-    SYSTEM_ERROR("40015", "System is abnormal, please try again later", 500);
+    SYSTEM_ERROR("40015", "System is abnormal, please try again later", 400); // wire facts: 400, like every code
 
     private final String code;
     private final String template;
