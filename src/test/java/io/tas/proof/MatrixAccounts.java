@@ -41,8 +41,11 @@ final class MatrixAccounts {
     Admin admin() { return admin; }
 
     /** A prepared unified account (a sub-account of parentUid when given) with a key as spec says. */
-    Account unified(KeySpec spec, Long parentUid) {
-        long uid = create("{\"username\":\"" + name() + "\",\"realityAllowed\":true,"
+    Account unified(KeySpec spec, Long parentUid) { return unified(spec, parentUid, true); }
+
+    /** As unified(spec, parentUid), on the Reality allow-list or not. */
+    Account unified(KeySpec spec, Long parentUid, boolean allowListed) {
+        long uid = create("{\"username\":\"" + name() + "\",\"realityAllowed\":" + allowListed + ","
                 + "\"settings\":{\"accountLevel\":\"advanced\",\"deltaSwitch\":\"yes\"}}", parentUid);
         admin.deposit(uid, "unified", "USDT", "1000");
         admin.deposit(uid, "unified", "DOGE", "12.5");
@@ -53,8 +56,16 @@ final class MatrixAccounts {
     }
 
     /** A classic main account (the v2 rows' family) with a key as spec says. */
-    Account classic(KeySpec spec) {
-        return withKey(create("{\"username\":\"" + name() + "\",\"accountMode\":\"CLASSIC\"}", null), spec);
+    Account classic(KeySpec spec) { return classic(spec, null); }
+
+    /** A classic account, a sub-account of parentUid when given. */
+    Account classic(KeySpec spec, Long parentUid) {
+        return withKey(create("{\"username\":\"" + name() + "\",\"accountMode\":\"CLASSIC\"}", parentUid), spec);
+    }
+
+    /** A bare main account of the given kind (UNIFIED or CLASSIC), a parent for sub-accounts. */
+    long parent(String accountMode) {
+        return create("{\"username\":\"" + name() + "\",\"accountMode\":\"" + accountMode + "\"}", null);
     }
 
     /** Another key of an existing account. */

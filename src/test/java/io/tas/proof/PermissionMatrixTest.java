@@ -8,6 +8,7 @@ import io.tas.proof.Cells.Expect;
 import io.tas.proof.MatrixAccounts.Account;
 import io.tas.proof.MatrixAccounts.KeySpec;
 import io.tas.support.ApiClient;
+import io.tas.support.ApiClient.Reply;
 import io.tas.support.Databases;
 import io.tas.support.ServerPool;
 import io.tas.support.TestServer;
@@ -26,7 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Issue 12 item 6, permissions: every catalog row × every kind of key (read-only; read-and-write; read-and-write
- * without each permission name; IP-restricted, called from its address and from another). The expected answer comes
+ * without each permission name; IP-restricted, called from its address and from another; and the §7.2 conditions on
+ * the holder: a sub-account's key, an account taken off the Reality allow-list). The expected answer comes
  * from §5 as SpecRows writes it down (expect below), never from the response; every denied cell leaves the state hash.
  * Each key kind has accounts of its own (a unified one, and a classic one for the v2 rows), so no cell shares a
  * rate-limit bucket with another and the clock stands still through the whole matrix.
@@ -36,8 +38,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 class PermissionMatrixTest {
     @Parameter Databases.Kind kind;
 
-    /** A kind of key: its type and names, and the loopback address its calls leave from (null: the default). */
-    record KeyKind(String name, boolean readOnly, Set<Permission> permissions, String allowedIp, String fromIp) {
+    /** Whose key it is: a main account's; a sub-account's (§7.2 main/parent-only rows); an account taken off the Reality allow-list. */
+    enum Holder { MAIN, SUB, OFF_ALLOW_LIST }
+
+    /** A kind of key: its type and names, the loopback address its calls leave from (null: the default), and whose it is. */
+    record KeyKind(String name, boolean readOnly, Set<Permission> permissions, String allowedIp, String fromIp, Holder holder) {
+        KeyKind(String name, boolean readOnly, Set<Permission> permissions, String allowedIp, String fromIp) {
+            this(name, readOnly, permissions, allowedIp, fromIp, Holder.MAIN);
+        }
+
         boolean ipDenied() { return allowedIp != null && !allowedIp.equals(fromIp); }
 
         KeySpec spec() {
@@ -60,6 +69,9 @@ class PermissionMatrixTest {
         }
         kinds.add(new KeyKind("ip-restricted-from-allowed", false, ALL, KEY_IP, KEY_IP));
         kinds.add(new KeyKind("ip-restricted-from-denied", false, ALL, KEY_IP, "127.0.0.2"));
+        // The caller conditions of §7.2 that hang on the account rather than the key.
+        kinds.add(new KeyKind("sub-account-read-write", false, ALL, null, null, Holder.SUB));
+        kinds.add(new KeyKind("off-reality-allow-list", false, ALL, null, null, Holder.OFF_ALLOW_LIST));
         return kinds;
     }
 
@@ -74,7 +86,31 @@ class PermissionMatrixTest {
         if (rule.write() && k.readOnly()) {
             return Expect.denied(ErrorCode.PERMISSION_DENIED.code(), "Incorrect permissions, need read-and-write permissions");
         }
+        // §7.2 caller conditions, after the permission (D10): D5 gives sub-accounts 40068, D81 the allow-list 40014.
+        if (k.holder() == Holder.SUB && SpecRows.MAIN_ACCOUNTS_ONLY.contains(row)) {
+            return Expect.denied(ErrorCode.SUB_ACCOUNT_FORBIDDEN.code(), "Disable subaccount access");
+        }
+        if (k.holder() == Holder.OFF_ALLOW_LIST && SpecRows.ALLOW_LISTED_ONLY.contains(row)) {
+            return Expect.denied(ErrorCode.PERMISSION_DENIED.code(), "Incorrect permissions, need reality allow-list permissions");
+        }
         return Expect.allowed(RowRequests.allowedCode(row));
+    }
+
+    /** [unified, classic] accounts holding a key of kind k, each of their own (no cell shares a rate-limit bucket). */
+    private static Account[] accountsOf(KeyKind k, MatrixAccounts accounts, TestServer server) {
+        return switch (k.holder()) {
+            case MAIN -> new Account[]{accounts.unified(k.spec(), null), accounts.classic(k.spec())};
+            case SUB -> new Account[]{accounts.unified(k.spec(), accounts.parent("UNIFIED")), accounts.classic(k.spec(), accounts.parent("CLASSIC"))};
+            case OFF_ALLOW_LIST -> {
+                // D81's case: an order placed while on the list, then the account taken off it; the cancel row cancels it.
+                Account a = accounts.unified(k.spec(), null);
+                Reply placed = RowRequests.of(Endpoint.PLACE_REALITY_ORDER, a.ctx(server)).send(a.client());
+                assertThat(placed.code()).as(placed.raw()).isEqualTo("00000");
+                Reply off = accounts.admin().post("/admin/v1/accounts/" + a.uid() + "/reality-allow-list", "{\"allowed\":false}");
+                assertThat(off.code()).as(off.raw()).isEqualTo("00000");
+                yield new Account[]{a, accounts.classic(k.spec())};
+            }
+        };
     }
 
     @Test
@@ -84,7 +120,7 @@ class PermissionMatrixTest {
         MatrixAccounts accounts = new MatrixAccounts(server, admin, "perm-" + kind);
         List<KeyKind> kinds = kinds();
         List<Account[]> byKind = new ArrayList<>(); // [unified, classic] per kind
-        for (KeyKind k : kinds) byKind.add(new Account[]{accounts.unified(k.spec(), null), accounts.classic(k.spec())});
+        for (KeyKind k : kinds) byKind.add(accountsOf(k, accounts, server));
 
         List<Cells.Cell> matrix = new ArrayList<>();
         for (Endpoint row : RowRequests.ordered()) {

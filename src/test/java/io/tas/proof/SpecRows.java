@@ -22,6 +22,11 @@ final class SpecRows {
         boolean isPublic() { return permission == null; }
     }
 
+    /** §7.2 (and §4.1, §4.3): the account switch and switch-status are for parent accounts, sub-list for main accounts. */
+    static final java.util.Set<Endpoint> MAIN_ACCOUNTS_ONLY = java.util.EnumSet.of(Endpoint.ACCOUNT_SWITCH, Endpoint.SWITCH_STATUS, Endpoint.SUB_LIST);
+    /** §4.7 / §7.2: for allow-listed UIDs; D81: only placing, cancelling stays open to an account taken off the list. */
+    static final java.util.Set<Endpoint> ALLOW_LISTED_ONLY = java.util.EnumSet.of(Endpoint.PLACE_REALITY_ORDER);
+
     private static final Map<Endpoint, Rule> RULES = new EnumMap<>(Endpoint.class);
 
     private static void row(Endpoint e, Permission p, boolean write, int perSecond) { RULES.put(e, new Rule(p, write, perSecond, false)); }
