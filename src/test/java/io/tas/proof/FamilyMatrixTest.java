@@ -56,6 +56,7 @@ class FamilyMatrixTest {
         MatrixAccounts accounts = new MatrixAccounts(server, admin, "family-" + kind);
         Account unified = accounts.unified(KeySpec.FULL, null);
         Account classic = accounts.classic(KeySpec.FULL);
+        accounts.settleJobs();
         List<Cells.Cell> matrix = new ArrayList<>();
         for (Endpoint row : RowRequests.ordered()) {
             for (AccountFamily f : AccountFamily.values()) {
@@ -66,6 +67,7 @@ class FamilyMatrixTest {
         }
         Cells cells = new Cells(admin);
         cells.runAll(matrix);
+        accounts.settleJobs();
         int rows = Endpoint.values().length;
         assertThat(cells.cells).isEqualTo(2 * rows);
         assertThat(cells.unchanged).isEqualTo(cells.denied).isPositive();

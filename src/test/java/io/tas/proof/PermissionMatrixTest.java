@@ -121,6 +121,7 @@ class PermissionMatrixTest {
         List<KeyKind> kinds = kinds();
         List<Account[]> byKind = new ArrayList<>(); // [unified, classic] per kind
         for (KeyKind k : kinds) byKind.add(accountsOf(k, accounts, server));
+        accounts.settleJobs();
 
         List<Cells.Cell> matrix = new ArrayList<>();
         for (Endpoint row : RowRequests.ordered()) {
@@ -135,6 +136,7 @@ class PermissionMatrixTest {
         }
         Cells cells = new Cells(admin);
         cells.runAll(matrix);
+        accounts.settleJobs();
         int rows = Endpoint.values().length;
         assertThat(cells.cells).isEqualTo(rows * kinds.size());
         assertThat(cells.denied).isPositive();
