@@ -123,19 +123,7 @@ class ErrorsApiTest {
         assertError(main.get("/api/v2/mix/position/all-position?productType=USDT-FUTURES"), "40085", UNIFIED_ON_V2);
     }
 
-    @Test
-    void everyFamilyRowAnswersTheOtherKindWithItsFamilyCode() {
-        ApiClient classic = server.client(Credentials.CLASSIC);
-        for (io.tas.http.Endpoint ep : io.tas.http.Endpoint.values()) {
-            if (ep.family() == io.tas.http.Endpoint.Family.ANY) continue;
-            ServerPool.nextSecond(kind);
-            boolean v3 = ep.family() == io.tas.http.Endpoint.Family.UNIFIED;
-            ApiClient caller = v3 ? classic : main;
-            Reply r = ep.method().equals("GET") ? caller.get(ep.path()) : caller.post(ep.path(), "{}");
-            assertThat(ep.path().startsWith(v3 ? "/api/v3/" : "/api/v2/")).as(ep.path()).isTrue();
-            assertError(r, v3 ? "40084" : "40085", v3 ? CLASSIC_ON_V3 : UNIFIED_ON_V2);
-        }
-    }
+    // Every row against both account families, with the state hash around each refusal: proof/FamilyMatrixTest.
 
     @Test
     void aClassicAccountIsToldItsKindBeforeItsKeysPermissions() {

@@ -17,12 +17,22 @@ public final class ApiClient {
     private final String baseUrl;
     private final Credentials creds;
     private final Clock clock;
+    /** The loopback address requests leave from (LoopbackClient), or null: the default one (127.0.0.1). */
+    private final String fromIp;
 
     public ApiClient(String baseUrl, Credentials creds, Clock clock) {
+        this(baseUrl, creds, clock, null);
+    }
+
+    private ApiClient(String baseUrl, Credentials creds, Clock clock, String fromIp) {
         this.baseUrl = baseUrl;
         this.creds = creds;
         this.clock = clock;
+        this.fromIp = fromIp;
     }
+
+    /** The same caller sending from another loopback address (any of 127.0.0.0/8): IP allow-lists and per-IP limits see it. */
+    public ApiClient from(String localIp) { return new ApiClient(baseUrl, creds, clock, localIp); }
 
     /** A response: HTTP status and the parsed envelope. */
     public record Reply(int status, JsonNode body, String raw) {
@@ -50,6 +60,7 @@ public final class ApiClient {
         String path = q < 0 ? target : target.substring(0, q);
         String query = q < 0 ? "" : target.substring(q + 1);
         String ts = Long.toString(clock.millis() + skewMillis);
+        if (fromIp != null) return fromLoopback(method, target, body, ts, path, query, contentType, headers);
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(baseUrl + target))
                 .header("ACCESS-KEY", creds.key())
                 .header("ACCESS-SIGN", Signature.sign(creds.secret(), ts, method, path, query, body))
@@ -58,6 +69,17 @@ public final class ApiClient {
         if (contentType != null) b.header("Content-Type", contentType);
         for (int i = 0; i < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
         return exchange(b.method(method, body.isEmpty() ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    private Reply fromLoopback(String method, String target, String body, String ts, String path, String query,
+                               String contentType, String[] extra) {
+        java.util.List<String> h = new java.util.ArrayList<>(java.util.List.of("ACCESS-KEY", creds.key(),
+                "ACCESS-SIGN", Signature.sign(creds.secret(), ts, method, path, query, body),
+                "ACCESS-TIMESTAMP", ts, "ACCESS-PASSPHRASE", creds.passphrase()));
+        if (contentType != null) h.addAll(java.util.List.of("Content-Type", contentType));
+        h.addAll(java.util.List.of(extra));
+        LoopbackClient.Response r = LoopbackClient.send(fromIp, URI.create(baseUrl).getPort(), method, target, body, h.toArray(String[]::new));
+        return new Reply(r.status(), r.body(), r.raw());
     }
 
     /** An unsigned request with exactly the given headers (name, value pairs). */

@@ -1,0 +1,102 @@
+package io.tas.proof;
+
+import io.tas.auth.Permission;
+import io.tas.http.Endpoint;
+
+import java.util.EnumMap;
+import java.util.Map;
+
+import static io.tas.auth.Permission.COPY_FUTURES_ORDER;
+import static io.tas.auth.Permission.NONE;
+import static io.tas.auth.Permission.UTA_MGT;
+import static io.tas.auth.Permission.UTA_TRADE;
+
+/**
+ * What the spec asks of each row, written out here from §5 (permission), §8 (limit) and the decisions that settle what
+ * the spec leaves open, not read from the catalog: the matrices compare the service with this, so a wrong catalog row
+ * fails. Rows beyond the spec's 30 carry the permission and limit their decisions give.
+ */
+final class SpecRows {
+    /** permission null: public, no authentication (§5: the tickers); write: a read-only key is refused. perSecond: §8. */
+    record Rule(Permission permission, boolean write, int perSecond, boolean perIp) {
+        boolean isPublic() { return permission == null; }
+    }
+
+    /** §7.2 (and §4.1, §4.3): the account switch and switch-status are for parent accounts, sub-list for main accounts. */
+    static final java.util.Set<Endpoint> MAIN_ACCOUNTS_ONLY = java.util.EnumSet.of(Endpoint.ACCOUNT_SWITCH, Endpoint.SWITCH_STATUS, Endpoint.SUB_LIST);
+    /** §4.7 / §7.2: for allow-listed UIDs; D81: only placing, cancelling stays open to an account taken off the list. */
+    static final java.util.Set<Endpoint> ALLOW_LISTED_ONLY = java.util.EnumSet.of(Endpoint.PLACE_REALITY_ORDER);
+
+    private static final Map<Endpoint, Rule> RULES = new EnumMap<>(Endpoint.class);
+
+    private static void row(Endpoint e, Permission p, boolean write, int perSecond) { RULES.put(e, new Rule(p, write, perSecond, false)); }
+
+    private static void publicRow(Endpoint e, int perSecond) { RULES.put(e, new Rule(null, false, perSecond, true)); }
+
+    static {
+        // §5 "none"
+        row(Endpoint.ACCOUNT_INFO, NONE, false, 5);
+        // §5 "UTA mgt read or read/write", "UTA mgt read": a read-only key with uta_mgt may call them
+        row(Endpoint.ACCOUNT_SETTINGS, UTA_MGT, false, 20);
+        row(Endpoint.PRE_SET_LEVERAGE, UTA_MGT, false, 10);
+        row(Endpoint.DEDUCT_INFO, UTA_MGT, false, 1);
+        row(Endpoint.DELTA_INFO, UTA_MGT, false, 20);
+        row(Endpoint.MAX_WITHDRAWAL, UTA_MGT, false, 10);
+        row(Endpoint.SMALL_ASSETS, UTA_MGT, false, 10);
+        row(Endpoint.SMALL_ASSETS_HISTORY, UTA_MGT, false, 10);
+        row(Endpoint.SUB_LIST, UTA_MGT, false, 10);
+        // §5 "UTA mgt read/write"
+        row(Endpoint.SET_LEVERAGE, UTA_MGT, true, 10);
+        row(Endpoint.SET_HOLD_MODE, UTA_MGT, true, 10);
+        row(Endpoint.SWITCH_DEDUCT, UTA_MGT, true, 1);
+        row(Endpoint.SET_MARGIN, UTA_MGT, true, 10);
+        // §5 "parent account only" (switch) and "callable by a parent account" (switch-status), no permission name shown:
+        // D7 gives the switch uta_mgt read/write; switch-status is a read of the same (catalog, DESIGN).
+        row(Endpoint.ACCOUNT_SWITCH, UTA_MGT, true, 1);
+        row(Endpoint.SWITCH_STATUS, UTA_MGT, false, 5);
+        // §5 does not show it; D7: uta_mgt read/write.
+        row(Endpoint.ADJUST_ACCOUNT_MODE, UTA_MGT, true, 1);
+        // §5 "UTA trade" for a conversion: it moves money, so read/write (D7's rule).
+        row(Endpoint.SMALL_ASSETS_TRADE, UTA_TRADE, true, 10);
+        // §5 "UTA trade read"
+        row(Endpoint.LOAN_DATA, UTA_TRADE, false, 10);
+        row(Endpoint.HISTORY_STRATEGY_ORDERS, UTA_TRADE, false, 20);
+        row(Endpoint.UNFILLED_STRATEGY_ORDERS, UTA_TRADE, false, 20);
+        // §5 "UTA trade read/write" (D63: a read-only key is refused the v3 history)
+        row(Endpoint.HISTORY_POSITION_V3, UTA_TRADE, true, 20);
+        row(Endpoint.PLACE_REALITY_ORDER, UTA_TRADE, true, 30); // §8 disagrees with itself (1 or 30): DESIGN takes 30
+        row(Endpoint.CANCEL_REALITY_ORDER, UTA_TRADE, true, 30);
+        // §5 "futures copy-trading orders, read-only"
+        row(Endpoint.PROFIT_SUMMARY, COPY_FUTURES_ORDER, false, 1);
+        // §5 does not show the v2 rows; D7: no permission name, read.
+        row(Endpoint.SINGLE_POSITION, NONE, false, 10);
+        row(Endpoint.ALL_POSITION, NONE, false, 5);
+        row(Endpoint.HISTORY_POSITION_V2, NONE, false, 20);
+        row(Endpoint.SPOT_FILLS, NONE, false, 10);
+        row(Endpoint.WITHDRAWAL_RECORDS, NONE, false, 10);
+        // §5: the public ticker, per IP (§8)
+        publicRow(Endpoint.TICKERS, 20);
+        // Beyond the spec: public time and market metadata, per IP like the tickers (catalog comments).
+        publicRow(Endpoint.PUBLIC_TIME, 20);
+        publicRow(Endpoint.SPOT_SYMBOLS, 20);
+        publicRow(Endpoint.SPOT_COINS, 20);
+        publicRow(Endpoint.MIX_CONTRACTS, 20);
+        publicRow(Endpoint.INSTRUMENTS, 20);
+        publicRow(Endpoint.MARGIN_CURRENCIES, 20);
+        // Beyond the spec: the unified reads ccxt uses, as the platform's pages give them (catalog comments).
+        row(Endpoint.UTA_ASSETS, UTA_MGT, false, 20);
+        row(Endpoint.UTA_CURRENT_POSITION, UTA_TRADE, false, 20);
+        row(Endpoint.UTA_FILLS, UTA_TRADE, false, 20);
+        row(Endpoint.UTA_WITHDRAWAL_RECORDS, UTA_MGT, false, 10);
+        row(Endpoint.UTA_DEPOSIT_RECORDS, UTA_MGT, false, 10);
+    }
+
+    /** The row's rule; a catalog row not written out here fails every matrix until it is. */
+    static Rule of(Endpoint e) {
+        Rule r = RULES.get(e);
+        if (r == null) throw new AssertionError("SpecRows has no rule for catalog row " + e + ": add its §5 permission and §8 limit");
+        return r;
+    }
+
+    private SpecRows() {}
+}
