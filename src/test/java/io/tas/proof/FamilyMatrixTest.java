@@ -71,7 +71,7 @@ class FamilyMatrixTest {
         int rows = Endpoint.values().length;
         assertThat(cells.cells).isEqualTo(2 * rows);
         assertThat(cells.unchanged).isEqualTo(cells.denied).isPositive();
-        System.out.printf("PROOF family-matrix %s: rows=%d families=2 cells=%d denied=%d unchanged=%d%n",
+        io.tas.support.Proof.figure("family-matrix %s: rows=%d families=2 cells=%d denied=%d unchanged=%d%n",
                 kind, rows, cells.cells, cells.denied, cells.unchanged);
     }
 }

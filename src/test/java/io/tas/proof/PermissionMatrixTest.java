@@ -141,7 +141,7 @@ class PermissionMatrixTest {
         assertThat(cells.cells).isEqualTo(rows * kinds.size());
         assertThat(cells.denied).isPositive();
         assertThat(cells.unchanged).isEqualTo(cells.denied);
-        System.out.printf("PROOF permission-matrix %s: rows=%d kinds=%d cells=%d denied=%d unchanged=%d%n",
+        io.tas.support.Proof.figure("permission-matrix %s: rows=%d kinds=%d cells=%d denied=%d unchanged=%d%n",
                 kind, rows, kinds.size(), cells.cells, cells.denied, cells.unchanged);
     }
 }

@@ -62,7 +62,7 @@ class RateLimitMatrixTest {
         }
         accounts.settleJobs(); // the switches requested above end now, not inside a later test
         assertThat(rows).isEqualTo(Endpoint.values().length);
-        System.out.printf("PROOF rate-limit-matrix %s: rows=%d requests=%d accepted=quota on every row, 0 429s for other callers%n",
+        io.tas.support.Proof.figure("rate-limit-matrix %s: rows=%d requests=%d accepted=quota on every row, 0 429s for other callers%n",
                 kind, rows, sent);
     }
 

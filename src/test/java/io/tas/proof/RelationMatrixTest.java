@@ -83,7 +83,7 @@ class RelationMatrixTest {
         assertThat(level(stranger)).isEqualTo("advanced");
         assertThat(level(strangerSub)).isEqualTo("advanced");
         assertThat(cells.unchanged).isEqualTo(cells.denied).isPositive();
-        System.out.printf("PROOF relation-matrix %s: uid-rows=%d relations=9 cells=%d denied=%d unchanged=%d%n",
+        io.tas.support.Proof.figure("relation-matrix %s: uid-rows=%d relations=9 cells=%d denied=%d unchanged=%d%n",
                 kind, UID_ROWS.size(), cells.cells, cells.denied, cells.unchanged);
     }
 
@@ -123,7 +123,7 @@ class RelationMatrixTest {
             }
         }
         accounts.settleJobs(); // the caller's switch ends now, not inside a later test
-        System.out.printf("PROOF tenancy-probe %s: rows=%d names=%s (reads: the caller's own data; writes: %d stranger-state comparisons, unchanged)%n",
+        io.tas.support.Proof.figure("tenancy-probe %s: rows=%d names=%s (reads: the caller's own data; writes: %d stranger-state comparisons, unchanged)%n",
                 kind, rows.size(), UID_LIKE, writes);
     }
 
