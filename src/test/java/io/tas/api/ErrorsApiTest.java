@@ -78,6 +78,9 @@ class ErrorsApiTest {
             assertThat(got.getFirst().status()).isEqualTo(400);
             assertThat(got.getFirst().text()).contains("\"code\":\"40017\"", "unreadable request body");
         }
+        // A NUL in a value reached PostgreSQL, which refuses it in text: a 500 there (H2 took it).
+        assertError(server.client(Credentials.CLASSIC).get("/api/v2/spot/trade/fills?symbol=BTCUSDT%00"), "40020", "Parameter symbol error");
+        assertError(main.post("/api/v3/convert/small-assets-trade", "{\"fromCoinList\":[\"BTC\\u0000\"]}"), "40020", "Parameter fromCoinList error");
         // Trailing tokens after the object: malformed, not {} (a bare account switch took "{}{}" as {}).
         assertError(main.post("/api/v3/account/set-hold-mode", "{\"holdMode\":\"one_way_mode\"}x"), "40017",
                 "Parameter verification failed malformed JSON body");
