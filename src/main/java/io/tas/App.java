@@ -207,6 +207,8 @@ public final class App implements AutoCloseable {
                         health.register(r);
                         r.any(pipeline::handle);
                     })
+                    // Requests refused before routing get the envelope too (issue 12 fuzz).
+                    .directHandlers(io.tas.http.ProtocolErrors.all(clock))
                     // A stop waits this long for in-flight requests (SIGTERM, issue 11) before closing connections.
                     .shutdownGracePeriod(grace)
                     // Nagle's algorithm held the tail of larger answers (a page of 100 fills, about 36 KB) until the

@@ -4,6 +4,8 @@ import io.tas.support.ApiClient;
 import io.tas.support.ApiClient.Reply;
 import io.tas.support.Credentials;
 import io.tas.support.Databases;
+import io.tas.support.RawHttp;
+import io.tas.support.RawRequest;
 import io.tas.support.ServerPool;
 import io.tas.support.TestServer;
 import org.junit.jupiter.api.BeforeEach;
@@ -11,6 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import static io.tas.api.Replies.assertError;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,6 +55,36 @@ class ErrorsApiTest {
         // which names the parameter it misses.
         assertError(main.send("POST", "/api/v3/account/set-leverage", "{}", 0, "application/json; charset=UTF-8"), "40019",
                 "Parameter category cannot be empty");
+    }
+
+    /** Issue 12 fuzz findings, kept as regressions: each of these had no envelope (or a 5xx) before. */
+    @Test
+    void framingAndTrailingGarbageGetTheEnvelope() {
+        int port = server.app.port();
+        try (RawHttp http = new RawHttp(port)) {
+            // A request line Helidon refuses before routing (it answered plain-text 505, 400, 414).
+            for (String line : new String[] {"GET /api/v3/account/info HTTP/2.0", "GET  /api/v3/account/info HTTP/1.1",
+                    "GET /api/v3/account/info?" + "a".repeat(20_000) + " HTTP/1.1"}) {
+                List<RawHttp.Answer> got = http.oneShot((line + "\r\nHost: x\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+                assertThat(got).as(line).hasSize(1);
+                assertThat(EnvelopeCheck.codeOrProblem(got.getFirst())).as(got.getFirst().text()).isEqualTo("40017");
+            }
+            // A chunk size that is not hex (it was a 500 from a NumberFormatException inside Helidon).
+            RawRequest chunked = new RawRequest("GET", "/api/v3/account/info", null).sign(Credentials.MAIN_RW, server.clock.millis())
+                    .header("Transfer-Encoding", "chunked").body("zz\r\n{}\r\n0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            chunked.contentLength = false;
+            List<RawHttp.Answer> got = http.oneShot(chunked.bytes(port));
+            assertThat(got).hasSize(1);
+            assertThat(got.getFirst().status()).isEqualTo(400);
+            assertThat(got.getFirst().text()).contains("\"code\":\"40017\"", "unreadable request body");
+        }
+        // A NUL in a value reached PostgreSQL, which refuses it in text: a 500 there (H2 took it).
+        assertError(server.client(Credentials.CLASSIC).get("/api/v2/spot/trade/fills?symbol=BTCUSDT%00"), "40020", "Parameter symbol error");
+        assertError(main.post("/api/v3/convert/small-assets-trade", "{\"fromCoinList\":[\"BTC\\u0000\"]}"), "40020", "Parameter fromCoinList error");
+        // Trailing tokens after the object: malformed, not {} (a bare account switch took "{}{}" as {}).
+        assertError(main.post("/api/v3/account/set-hold-mode", "{\"holdMode\":\"one_way_mode\"}x"), "40017",
+                "Parameter verification failed malformed JSON body");
+        assertError(main.post("/api/v3/account/switch", "{} {}"), "40017", "Parameter verification failed malformed JSON body");
     }
 
     @Test

@@ -27,4 +27,12 @@ public final class Proof {
             throw new UncheckedIOException(e);
         }
     }
+
+    /** One line "PROOF <figure>", already formatted. */
+    public static void print(String figure) { figure("%s", figure); }
+
+    /** -Dproof.long=true (or TAS_PROOF_LONG=1): the long versions of the proofs. */
+    public static boolean longRun() {
+        return Boolean.getBoolean("proof.long") || "1".equals(System.getenv("TAS_PROOF_LONG"));
+    }
 }
