@@ -13,7 +13,7 @@ import java.time.Clock;
 /**
  * Requests Helidon refuses before routing (a request line it cannot parse, HTTP/2.0 on the HTTP/1 listener, a target
  * or head over its limits, a header line that is not one) still get the envelope (spec §2.1): HTTP 400 with 40017, or
- * 40015 with 500 for Helidon's own failure. Issue 12 fuzz found Helidon's plain-text 400/414/505 answers. The message
+ * 40015 (HTTP 400, D93) for Helidon's own failure. Issue 12 fuzz found Helidon's plain-text 400/414/505 answers. The message
  * is fixed: nothing of the refused request is echoed.
  */
 public final class ProtocolErrors implements DirectHandler {
