@@ -9,7 +9,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** What API tests expect of an answer: an error in the envelope (HTTP 400, the code, the message, data null), or success. */
-final class Replies {
+public final class Replies {
     private Replies() {}
 
     /** An object's field names in wire order (for exact-shape assertions). */
@@ -29,7 +29,7 @@ final class Replies {
     static void assertError(Reply r, String code) { assertError(r, code, null); }
 
     /** Success: HTTP 200, code 00000. */
-    static void ok(Reply r) {
+    public static void ok(Reply r) {
         assertThat(r.status()).as(r.raw()).isEqualTo(200);
         assertThat(r.code()).as(r.raw()).isEqualTo("00000");
     }
