@@ -166,7 +166,7 @@ public final class App implements AutoCloseable {
             DeltaNeutral deltaNeutral = new DeltaNeutral(db, ledger, market, prices, positions, DeltaNeutral.Config.fromEnv(System.getenv()));
             SmallAssetConversion conversion = new SmallAssetConversion(db, clock, ids, ledger, prices, ConvertConfig.fromEnv(System.getenv()));
             MaxWithdrawal maxWithdrawal = new MaxWithdrawal(db, ledger, prices, positions);
-            Jobs jobs = new Jobs(db, clock, JobsConfig.fromEnv(System.getenv()), "tas-node-" + lease.nodeId());
+            Jobs jobs = new Jobs(db, clock, JobsConfig.fromEnv(System.getenv()), lease.nodeId());
             opened.push(jobs);
             SpotRecords spot = new SpotRecords(db, clock, ids, accounts);
             UnifiedRecords unifiedRecords = new UnifiedRecords(db, clock, ids, accounts);

@@ -22,14 +22,17 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.logging.Logger;
 
+import static io.tas.store.generated.Tables.NODE_LEASE;
 import static io.tas.store.generated.Tables.SCHEDULED_TASKS;
 
 /**
@@ -44,6 +47,13 @@ public final class Jobs implements AutoCloseable {
     private static final int THREADS = 2;
     /** A stopping node waits this long for running jobs (db-scheduler's default is 30 minutes). */
     private static final Duration SHUTDOWN_WAIT = Duration.ofSeconds(10);
+    /**
+     * db-scheduler's heartbeat of a running job: one that missed 6 of them (a minute on the service clock) belongs to
+     * a dead node and runs again. Its default, 5 minutes, left a job that a killed node had picked for half an hour.
+     */
+    private static final Duration HEARTBEAT = Duration.ofSeconds(10);
+    private static final String NODE_NAME = "tas-node-";
+    private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(Jobs.class);
 
     private final Database db;
     private final Clock clock;
@@ -56,11 +66,12 @@ public final class Jobs implements AutoCloseable {
     private volatile Scheduler scheduler;
     private boolean closed;
 
-    public Jobs(Database db, Clock clock, JobsConfig config, String nodeName) {
+    /** The jobs of the node holding the lease of nodeId (NodeLease). */
+    public Jobs(Database db, Clock clock, JobsConfig config, int nodeId) {
         this.db = db;
         this.clock = clock;
         this.config = config;
-        this.nodeName = nodeName;
+        this.nodeName = NODE_NAME + nodeId;
         this.jdbc = new AutodetectJdbcCustomization(db.jobConnections());
         this.inTransaction = SchedulerClient.Builder.create(new CurrentTransaction(db)).jdbcCustomization(jdbc).build();
     }
@@ -82,12 +93,14 @@ public final class Jobs implements AutoCloseable {
     /** Starts polling for due jobs; call after the migrations (they made scheduled_tasks) and any reset or seed. */
     public synchronized void start() {
         if (closed || scheduler != null) return;
+        releaseJobsOfGoneNodes(true);
         scheduler = Scheduler.create(db.jobConnections(), List.copyOf(tasks))
                 .clock(clock::instant)
                 .schedulerName(new SchedulerName.Fixed(nodeName))
                 .threads(THREADS)
                 .pollingInterval(config.pollInterval())
                 .shutdownMaxWait(SHUTDOWN_WAIT)
+                .heartbeatInterval(HEARTBEAT)
                 .jdbcCustomization(jdbc)
                 .build();
         scheduler.start();
@@ -115,6 +128,7 @@ public final class Jobs implements AutoCloseable {
         long deadline = System.nanoTime() + config.runDueTimeout().toNanos();
         int remaining = due;
         while (remaining > 0 && System.nanoTime() < deadline) {
+            releaseJobsOfGoneNodes(false);
             s.triggerCheckForDueExecutions();
             try {
                 Thread.sleep(20);
@@ -125,6 +139,25 @@ public final class Jobs implements AutoCloseable {
             remaining = countDue(now);
         }
         return new RunDue(due, remaining);
+    }
+
+    /**
+     * Releases the jobs picked by nodes that are gone, so that they run again at once (every job is idempotent, see
+     * oneTime) instead of after db-scheduler's missed heartbeats: a node is gone when its lease is absent or expired
+     * (NodeLease, on the machine's clock as App leases it). At start, this node's own name counts as gone too: a job
+     * picked under it was picked by an earlier process that held this node id (a restart after a kill), since this
+     * one has not started polling yet. Returns how many were released.
+     */
+    int releaseJobsOfGoneNodes(boolean includingOwnName) {
+        Set<String> live = new HashSet<>(db.dsl().select(NODE_LEASE.NODE_ID).from(NODE_LEASE)
+                .where(NODE_LEASE.EXPIRES_TIME.gt(System.currentTimeMillis())).fetch(r -> NODE_NAME + r.value1()));
+        if (includingOwnName) live.remove(nodeName);
+        else live.add(nodeName);
+        int released = db.dsl().update(SCHEDULED_TASKS).set(SCHEDULED_TASKS.PICKED, false).setNull(SCHEDULED_TASKS.PICKED_BY)
+                .setNull(SCHEDULED_TASKS.LAST_HEARTBEAT).set(SCHEDULED_TASKS.VERSION, SCHEDULED_TASKS.VERSION.plus(1))
+                .where(SCHEDULED_TASKS.PICKED.isTrue(), SCHEDULED_TASKS.PICKED_BY.notIn(live)).execute();
+        if (released > 0) log.warn("released {} job(s) picked by a node that is gone; they run again", released);
+        return released;
     }
 
     private int countDue(Instant now) {

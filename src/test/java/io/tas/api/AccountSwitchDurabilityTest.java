@@ -13,10 +13,13 @@ import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.Map;
 
 import static io.tas.store.generated.Tables.ACCOUNT_SWITCH;
 import static io.tas.store.generated.Tables.LEDGER_TX;
+import static io.tas.store.generated.Tables.SCHEDULED_TASKS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The switch's job is durable: a node that stops before the job is due leaves it to the next one, which runs it once. */
@@ -65,6 +68,34 @@ class AccountSwitchDurabilityTest {
             new Admin(server).assertConserved();
         } finally {
             server.close();
+        }
+    }
+
+    /**
+     * A node killed while it ran the job leaves the job's row picked by a node that is gone: the next run-due releases
+     * it (its lease is absent) and runs it, once, instead of waiting for db-scheduler's missed heartbeats.
+     */
+    @Test
+    void aJobPickedByANodeThatIsGoneRunsAtTheNextRunDueOnce() {
+        MutableClock clock = new MutableClock(System.currentTimeMillis());
+        try (TestServer server = TestServer.start(kind, clock, false)) {
+            Admin admin = new Admin(server);
+            Credentials creds = admin.fundedAccount("gone-node-" + kind, "USDT", "75");
+            long uid = admin.lastUid;
+            assertThat(server.client(creds).post("/api/v3/account/switch", "").code()).isEqualTo("00000");
+            // Its heartbeat as fresh as can be: only the absent lease of node 1023 says that the node is gone.
+            int picked = server.app.database().autoCommit().update(SCHEDULED_TASKS).set(SCHEDULED_TASKS.PICKED, true)
+                    .set(SCHEDULED_TASKS.PICKED_BY, "tas-node-1023").set(SCHEDULED_TASKS.LAST_HEARTBEAT, OffsetDateTime.ofInstant(clock.instant().plus(Duration.ofHours(1)), ZoneOffset.UTC))
+                    .where(SCHEDULED_TASKS.TASK_NAME.eq(AccountSwitchService.TASK)).execute();
+            assertThat(picked).isEqualTo(1);
+
+            clock.advance(Duration.ofMinutes(1));
+            Reply run = admin.post("/admin/v1/jobs/run-due", "");
+            assertThat(run.data().get("remaining").asInt()).as(run.raw()).isZero();
+            assertThat(server.client(creds).get("/api/v3/account/switch-status").data().get("status").asText()).isEqualTo("success");
+            assertThat(server.app.jobs().executions(AccountSwitchService.TASK)).isEqualTo(1);
+            assertThat(transfers(server, uid)).isEqualTo(1);
+            assertThat(admin.balances(uid)).isEqualTo(Map.of("spot/USDT", "75/0/0"));
         }
     }
 

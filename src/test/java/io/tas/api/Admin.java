@@ -5,15 +5,17 @@ import io.tas.support.ApiClient;
 import io.tas.support.ApiClient.Reply;
 import io.tas.support.TestServer;
 
-/** The admin API as tests drive it. */
+/** The admin API as tests drive it (an in-process TestServer's or a server process's admin URL). */
 public final class Admin {
-    private final TestServer server;
+    private final String adminUrl;
     public String lastSecret;
 
-    public Admin(TestServer server) { this.server = server; }
+    public Admin(TestServer server) { this(server.adminUrl()); }
+
+    public Admin(String adminUrl) { this.adminUrl = adminUrl; }
 
     public Reply post(String path, String json) {
-        return ApiClient.raw(server.adminUrl() + path, "POST", json,
+        return ApiClient.raw(adminUrl + path, "POST", json,
                 "Authorization", "Bearer " + TestServer.ADMIN_TOKEN, "Content-Type", "application/json");
     }
 
@@ -48,7 +50,7 @@ public final class Admin {
     }
 
     public Reply get(String path) {
-        return ApiClient.raw(server.adminUrl() + path, "GET", "", "Authorization", "Bearer " + TestServer.ADMIN_TOKEN);
+        return ApiClient.raw(adminUrl + path, "GET", "", "Authorization", "Bearer " + TestServer.ADMIN_TOKEN);
     }
 
     /** Creates a key and returns its access key; the secret (shown once) is kept in lastSecret. */

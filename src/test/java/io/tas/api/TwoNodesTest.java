@@ -7,19 +7,19 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /** Two nodes on one PostgreSQL database, for the tests of what one node's change does on the other. */
-abstract class TwoNodesTest {
-    static TestServer a;
-    static TestServer b;
+public abstract class TwoNodesTest {
+    protected static TestServer a;
+    protected static TestServer b;
 
     @BeforeAll
-    static void startNodes() {
+    protected static void startNodes() {
         // Rate limits off: the tests drive and poll one UID's rows many times on a clock that never moves.
         a = TestServer.start(Databases.Kind.POSTGRES, new MutableClock(System.currentTimeMillis()), false);
         b = TestServer.secondNode(a, false);
     }
 
     @AfterAll
-    static void stopNodes() {
+    protected static void stopNodes() {
         if (b != null) b.close();
         if (a != null) a.close();
     }

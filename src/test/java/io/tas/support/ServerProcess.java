@@ -20,15 +20,15 @@ public final class ServerProcess {
                 .redirectErrorStream(true).redirectOutput(log);
         pb.environment().put("TAS_ADMIN_TOKEN", TestServer.ADMIN_TOKEN);
         // The tests' own settings, whatever the shell that runs the build has set.
-        for (String v : new String[]{"TAS_REDIS_URL", "TAS_SHUTDOWN_GRACE_MS", "TAS_SHUTDOWN_DELAY_MS", "TAS_DB_USER", "TAS_DB_PASSWORD"}) {
+        for (String v : new String[]{"TAS_REDIS_URL", "TAS_SHUTDOWN_GRACE_MS", "TAS_SHUTDOWN_DELAY_MS", "TAS_DB_USER", "TAS_DB_PASSWORD", "TAS_PRICE_FEED", "TAS_JOBS_POLL_MS"}) {
             pb.environment().remove(v);
         }
         Process p = pb.start();
-        for (int i = 0; i < 240; i++) {
+        for (int i = 0; i < 1200; i++) {
             try {
                 if (ApiClient.raw("http://127.0.0.1:" + port + "/api/v2/public/time", "GET", "").code().equals("00000")) return p;
             } catch (UncheckedIOException notYet) {
-                Thread.sleep(250);
+                Thread.sleep(50);
             }
             if (!p.isAlive()) throw new IllegalStateException("server exited; see " + log);
         }
