@@ -268,7 +268,7 @@ class RealityOrdersApiTest extends SharedServerTest {
     @Test
     void clientOidReplayRaceGivesOneOrder() throws Exception {
         try (TestServer own = TestServer.start(kind, new MutableClock(System.currentTimeMillis()), false)) {
-            System.out.println(io.tas.proof.Races.clientOidReplay(List.of(own), 32, 10).proof(kind + " 1 node"));
+            io.tas.support.Proof.print(io.tas.proof.Races.clientOidReplay(List.of(own), 32, 10).proof(kind + " 1 node"));
         }
     }
 

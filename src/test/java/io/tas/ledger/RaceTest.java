@@ -23,7 +23,7 @@ class RaceTest {
     @Test
     void exactlyKOfEachSucceed() throws Exception {
         try (TestServer server = TestServer.start(kind, Clock.systemUTC(), false)) {
-            System.out.println(Races.debits(List.of(server), 64, 8).proof(kind + " 1 node"));
+            io.tas.support.Proof.print(Races.debits(List.of(server), 64, 8).proof(kind + " 1 node"));
         }
     }
 }

@@ -23,7 +23,7 @@ class MarginLeverageRaceTest {
     @Test
     void setMarginAndSetLeverageLeaveThePositionConsistent() throws Exception {
         try (TestServer server = TestServer.start(kind, Clock.systemUTC(), false)) {
-            System.out.println(Races.marginAgainstLeverage(List.of(server), 32).proof(kind + " 1 node"));
+            io.tas.support.Proof.print(Races.marginAgainstLeverage(List.of(server), 32).proof(kind + " 1 node"));
         }
     }
 }

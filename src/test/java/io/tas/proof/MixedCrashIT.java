@@ -103,7 +103,7 @@ class MixedCrashIT {
             server.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             if (db != null) db.close();
         }
-        System.out.println("PROOF crash " + kind + ": runs=" + RUNS + " acknowledged=" + acknowledged + " lost=0 partial=0 conserved switch-exactly-once"
+        io.tas.support.Proof.print("crash " + kind + ": runs=" + RUNS + " acknowledged=" + acknowledged + " lost=0 partial=0 conserved switch-exactly-once"
                 + " (in flight at the kill: " + present + " wholly present, " + absent + " wholly absent; switch job committed before the kill in "
                 + switchDone + " of " + RUNS + " runs; recovery state hash = hash after a clean restart in every run; seed " + seed + "; "
                 + (System.nanoTime() - started) / 1_000_000 + " ms)");

@@ -38,7 +38,7 @@ public final class Races {
     /** Debits: exactly k small-asset trades and exactly k debits of 5 USDT succeeded. */
     public record Debits(int clients, int k, int tradesOk, int debitsOk) {
         public String proof(String where) {
-            return "PROOF races " + where + ": debit race " + clients + " clients, K=" + k + ": " + tradesOk + " trades + " + debitsOk
+            return "races " + where + ": debit race " + clients + " clients, K=" + k + ": " + tradesOk + " trades + " + debitsOk
                     + " debits succeeded (exactly K each), no negative balance, conserved";
         }
     }
@@ -85,7 +85,7 @@ public final class Races {
     /** Set-margin against set-leverage: every call's outcome and the position they left. */
     public record MarginLeverage(int clients, int leverageOk, int addsOk, int removesOk, int removesRefused, BigDecimal leverage, BigDecimal margin) {
         public String proof(String where) {
-            return "PROOF races " + where + ": set-margin vs set-leverage " + clients + " clients on one position: " + leverageOk + " set-leverage, "
+            return "races " + where + ": set-margin vs set-leverage " + clients + " clients on one position: " + leverageOk + " set-leverage, "
                     + addsOk + " adds, " + removesOk + " removes ok (" + removesRefused + " refused by the bound); final leverage "
                     + leverage.stripTrailingZeros().toPlainString() + ", margin " + margin.stripTrailingZeros().toPlainString()
                     + " = 950/leverage + net added = frozen, conserved";
@@ -143,7 +143,7 @@ public final class Races {
     /** The clientOid replay race: how many sends, and how many orders and order IDs they made. */
     public record Replay(int clients, int sends, int orderIds, int orders) {
         public String proof(String where) {
-            return "PROOF races " + where + ": clientOid replay " + clients + " clients x " + sends / clients + " sends = " + sends
+            return "races " + where + ": clientOid replay " + clients + " clients x " + sends / clients + " sends = " + sends
                     + " placements of one clientOid: all answered 00000 with " + orderIds + " orderId, " + orders + " order, one freeze, conserved";
         }
     }

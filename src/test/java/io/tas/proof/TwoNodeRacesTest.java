@@ -15,16 +15,16 @@ class TwoNodeRacesTest extends TwoNodesTest {
 
     @Test
     void sixtyFourClientsDebitingOneAccountExactlyKSucceed() throws Exception {
-        System.out.println(Races.debits(List.of(a, b), 64, 8).proof(WHERE));
+        io.tas.support.Proof.print(Races.debits(List.of(a, b), 64, 8).proof(WHERE));
     }
 
     @Test
     void setMarginAgainstSetLeverageLeavesThePositionConsistent() throws Exception {
-        System.out.println(Races.marginAgainstLeverage(List.of(a, b), 32).proof(WHERE));
+        io.tas.support.Proof.print(Races.marginAgainstLeverage(List.of(a, b), 32).proof(WHERE));
     }
 
     @Test
     void aClientOidReplayedFromBothNodesMakesOneOrder() throws Exception {
-        System.out.println(Races.clientOidReplay(List.of(a, b), 32, 10).proof(WHERE));
+        io.tas.support.Proof.print(Races.clientOidReplay(List.of(a, b), 32, 10).proof(WHERE));
     }
 }
