@@ -1,0 +1,470 @@
+package io.tas.proof;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tas.api.Admin;
+import io.tas.http.Endpoint;
+import io.tas.proof.SimWorld.Acct;
+import io.tas.proof.SimWorld.Contract;
+import io.tas.support.ApiClient;
+import io.tas.support.ApiClient.Reply;
+import io.tas.support.MutableClock;
+import io.tas.support.TestServer;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+
+import static io.tas.proof.SimWorld.A;
+import static io.tas.proof.SimWorld.A1;
+import static io.tas.proof.SimWorld.B;
+import static io.tas.proof.SimWorld.C;
+
+/**
+ * Issue 12 item 1: a seeded simulation. From a reset server and SimWorld, a java.util.Random(seed) draws a sequence of
+ * state-changing operations, every POST row of the catalog (Endpoint) and the admin surface's writes, with parameters
+ * mostly valid and about a third invalid. Each step appends one line to the transcript and is followed by the
+ * invariant checks (SimInvariants). The same seed gives the same transcript: the test clock is set back to the same
+ * instant at the start, nothing else draws randomness, and server-minted IDs are written by index (Transcript).
+ */
+final class Simulation {
+    /** The clock every seed starts at (2026-01-01T00:00:00Z). */
+    static final long START_MILLIS = 1767225600000L;
+    /** Full checks (settings vs positions, records read back, balance signs per account) every this many steps. */
+    static final int FULL_CHECK_EVERY = 50;
+
+    record Result(long seed, int ops, String transcriptHash, String stateHash, List<String> transcript,
+                  Map<String, long[]> outcomes, long checks) {}
+
+    private final TestServer server;
+    private final Admin admin;
+    private final MutableClock clock;
+    private final Map<Acct, ApiClient> clients = new java.util.HashMap<>();
+
+    // the model of one seed's run
+    private Random rnd;
+    private Transcript transcript;
+    private SimModel model;
+    private final Map<String, long[]> outcomes = new TreeMap<>();
+    private long opStart;
+    /** Time spent in operations, per-step checks and full checks (ns), over the simulation's life. */
+    final long[] nanos = new long[3];
+
+    Simulation(TestServer server, MutableClock clock) {
+        this.server = server;
+        this.admin = new Admin(server);
+        this.clock = clock;
+        for (Acct a : SimWorld.ALL) clients.put(a, server.client(a.key()));
+    }
+
+    /** The generator of each state-changing row of the catalog: every POST row must have one (SimulationTest checks). */
+    final Map<Endpoint, Consumer<Acct>> apiOps = apiOps();
+
+    Result run(long seed, int ops) {
+        rnd = new Random(seed);
+        transcript = new Transcript();
+        model = new SimModel(clock);
+        outcomes.clear();
+        clock.set(START_MILLIS);
+        must(admin.post("/admin/v1/reset", ""));
+        must(admin.post("/admin/v1/seed", SimWorld.seed()));
+        SimInvariants checks = new SimInvariants(admin, clients, model, transcript);
+        String state;
+        try {
+            checks.full("seed " + seed + " start");
+            for (int step = 0; step < ops; step++) {
+                model.step = step;
+                long t0 = System.nanoTime();
+                step();
+                long t1 = System.nanoTime();
+                String where = "seed " + seed + " step " + step;
+                checks.conservation(where);
+                long t2 = System.nanoTime();
+                if ((step + 1) % FULL_CHECK_EVERY == 0) checks.full(where);
+                nanos[0] += t1 - t0;
+                nanos[1] += t2 - t1;
+                nanos[2] += System.nanoTime() - t2;
+            }
+            checks.full("seed " + seed + " end");
+            checks.recordsReadable("seed " + seed + " end", Integer.MAX_VALUE);
+            state = checks.stateHash();
+            if (Boolean.getBoolean("proof.dump")) dump(seed);
+        } catch (AssertionError | RuntimeException e) {
+            throw new AssertionError(e.getMessage() + " (transcript: " + dump(seed) + ")", e);
+        }
+        return new Result(seed, ops, transcript.hash(), state, List.copyOf(transcript.lines()), new TreeMap<>(outcomes), checks.count());
+    }
+
+    /** Writes the transcript so far to target/simulation/, for a failing seed; returns the file. */
+    private java.nio.file.Path dump(long seed) {
+        try {
+            java.nio.file.Path dir = java.nio.file.Files.createDirectories(java.nio.file.Path.of("target", "simulation"));
+            java.nio.file.Path file = dir.resolve(server.db.kind() + "-seed-" + seed + ".txt");
+            java.nio.file.Files.write(file, transcript.lines());
+            return file;
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    // --- one step: an API row (about 45%) or an admin write
+
+    private void step() {
+        int r = rnd.nextInt(100);
+        if (r < 45) {
+            List<Endpoint> rows = new ArrayList<>(apiOps.keySet());
+            Endpoint e = rows.get(rnd.nextInt(rows.size()));
+            apiOps.get(e).accept(callerFor(e));
+        } else if (r < 53) ledger("deposit");
+        else if (r < 58) ledger("adjust");
+        else if (r < 63) ledger("borrow");
+        else if (r < 71) openPosition();
+        else if (r < 76) fillPosition(false);
+        else if (r < 79) fillPosition(true);
+        else if (r < 87) realityTicker();
+        else if (r < 90) futuresTicker();
+        else if (r < 93) ingest();
+        else if (r < 97) advanceClock();
+        else allowList();
+    }
+
+    /** Mostly an account the row is for; sometimes one it refuses (a sub on a main-only row, a classic on a v3 row). */
+    private Acct callerFor(Endpoint e) {
+        int r = rnd.nextInt(20);
+        if (r == 0) return C;
+        if (r == 1) return A1;
+        return pick(List.of(A, A, A1, B, B));
+    }
+
+    private Map<Endpoint, Consumer<Acct>> apiOps() {
+        Map<Endpoint, Consumer<Acct>> m = new EnumMap<>(Endpoint.class);
+        m.put(Endpoint.SET_LEVERAGE, this::setLeverage);
+        m.put(Endpoint.SET_HOLD_MODE, a -> api(a, Endpoint.SET_HOLD_MODE,
+                "{\"holdMode\":\"" + pickBad(10, "both", "one_way_mode", "hedge_mode") + "\"}"));
+        m.put(Endpoint.SWITCH_DEDUCT, a -> api(a, Endpoint.SWITCH_DEDUCT, "{\"deduct\":\"" + pickBad(10, "yes", "on", "off") + "\"}"));
+        m.put(Endpoint.ACCOUNT_SWITCH, a -> api(a, Endpoint.ACCOUNT_SWITCH, rnd.nextBoolean() ? "" : "{}"));
+        m.put(Endpoint.SET_MARGIN, this::setMargin);
+        m.put(Endpoint.ADJUST_ACCOUNT_MODE, this::adjustAccountMode);
+        m.put(Endpoint.SMALL_ASSETS_TRADE, this::smallAssetsTrade);
+        m.put(Endpoint.PLACE_REALITY_ORDER, this::placeReality);
+        m.put(Endpoint.CANCEL_REALITY_ORDER, this::cancelReality);
+        return m;
+    }
+
+    private void setLeverage(Acct a) {
+        int kind = rnd.nextInt(10);
+        String body;
+        if (kind < 7) {
+            Contract c = pick(SimWorld.CONTRACTS);
+            StringBuilder b = new StringBuilder("{\"category\":\"" + c.category() + "\",\"symbol\":\"" + c.symbol() + "\"");
+            boolean isolated = rnd.nextInt(3) == 0;
+            if (isolated || rnd.nextBoolean()) b.append(",\"marginMode\":\"").append(isolated ? "isolated" : "crossed").append('"');
+            if (isolated && rnd.nextInt(4) == 0) {
+                b.append(",\"longLeverage\":\"").append(leverage(c.maxLeverage())).append("\",\"shortLeverage\":\"").append(leverage(c.maxLeverage())).append('"');
+            } else {
+                if (isolated && rnd.nextInt(5) != 0) b.append(",\"posSide\":\"").append(rnd.nextBoolean() ? "long" : "short").append('"');
+                b.append(",\"leverage\":\"").append(leverage(c.maxLeverage())).append('"');
+            }
+            body = b.append('}').toString();
+        } else if (kind < 9) {
+            body = "{\"category\":\"MARGIN\",\"coin\":\"" + pick(List.of("BTC", "USDT", "USDT", "DOGE")) + "\",\"leverage\":\"" + leverage(10) + "\"}";
+        } else {
+            body = "{\"category\":\"SPOT\",\"symbol\":\"BTCUSDT\",\"leverage\":\"5\"}";
+        }
+        api(a, Endpoint.SET_LEVERAGE, body);
+    }
+
+    /** A leverage: mostly 1 to max (a few with 1 or 2 decimals), sometimes 0, above max or with 3 decimals. */
+    private String leverage(int max) {
+        int r = rnd.nextInt(20);
+        if (r == 0) return "0";
+        if (r == 1) return Integer.toString(max + 1 + rnd.nextInt(50));
+        if (r == 2) return "2.125";
+        int whole = 1 + rnd.nextInt(Math.min(max, 30));
+        return r < 6 && whole < max ? whole + ".5" : Integer.toString(whole);
+    }
+
+    /** Mostly on one of the caller's open positions (read first), otherwise on any contract and side. */
+    private void setMargin(Acct a) {
+        Contract c = pick(SimWorld.CONTRACTS);
+        String side = rnd.nextBoolean() ? "long" : "short";
+        if (rnd.nextInt(10) < 7) {
+            JsonNode open = admin.get("/admin/v1/accounts/" + a.uid() + "/positions").data();
+            if (!open.isEmpty()) {
+                JsonNode p = open.get(rnd.nextInt(open.size()));
+                c = SimWorld.CONTRACTS.stream().filter(x -> x.symbol().equals(p.get("symbol").asText())).findFirst().orElseThrow();
+                side = p.get("holdSide").asText();
+            }
+        }
+        boolean coinMargined = c.category().equals("COIN-FUTURES");
+        String amount = rnd.nextInt(10) == 0 ? pick(List.of("0", "-1", "1.0000000000000000001"))
+                : coinMargined ? decimal(1, 200, 5) : decimal(1, 3000, 1);
+        api(a, Endpoint.SET_MARGIN, "{\"category\":\"" + c.category() + "\",\"symbol\":\"" + c.symbol() + "\",\"posSide\":\""
+                + side + "\",\"operation\":\"" + pickBad(10, "plus", "add", "remove")
+                + "\",\"amount\":\"" + amount + "\"}");
+    }
+
+    private void adjustAccountMode(Acct a) {
+        String mode = pickBad(10, "turbo", "basic", "advanced", "advanced", "isolated", "delta");
+        StringBuilder b = new StringBuilder("{\"mode\":\"" + mode + "\"");
+        if (mode.equals("advanced") && rnd.nextBoolean()) b.append(",\"deltaSwitch\":\"").append(rnd.nextBoolean() ? "yes" : "no").append('"');
+        int t = rnd.nextInt(10);
+        if (t == 0) b.append(",\"targetUid\":\"").append(SimWorld.STRANGER).append('"');
+        else if (t < 3) b.append(",\"targetUid\":\"").append(A1.uid()).append('"');
+        else if (t == 3) b.append(",\"targetUid\":\"").append(B.uid()).append('"');
+        api(a, Endpoint.ADJUST_ACCOUNT_MODE, b.append('}').toString());
+    }
+
+    private void smallAssetsTrade(Acct a) {
+        List<String> coins = new ArrayList<>();
+        if (rnd.nextInt(10) < 7) coins.add("\"DOGE\""); // the dust coin of the world
+        else for (String c : List.of("DOGE", "BGB", "ETH", "AAPLX", "NOPE")) if (rnd.nextInt(3) == 0) coins.add('"' + c + '"');
+        api(a, Endpoint.SMALL_ASSETS_TRADE, "{\"fromCoinList\":" + coins + "}");
+    }
+
+    private void placeReality(Acct a) {
+        String symbol = rnd.nextInt(15) == 0 ? "BTCUSDT" : SimWorld.REALITY;
+        String side = pickBad(20, "hold", "buy", "sell");
+        boolean market = rnd.nextInt(4) == 0;
+        String qty;
+        if (rnd.nextInt(12) == 0) qty = pick(List.of("0", "-2", "0.00001", "1000000"));
+        else qty = market && side.equals("buy") ? decimal(1000, 60000, 2) : decimal(100, 40000, 4);
+        StringBuilder b = new StringBuilder("{\"symbol\":\"" + symbol + "\",\"side\":\"" + side + "\",\"orderType\":\""
+                + (market ? "market" : "limit") + "\",\"qty\":\"" + qty + "\"");
+        if (!market && rnd.nextInt(15) != 0) {
+            BigDecimal price = model.realityMid.multiply(BigDecimal.valueOf(970 + rnd.nextInt(61))).divide(BigDecimal.valueOf(1000), 2, RoundingMode.DOWN);
+            b.append(",\"price\":\"").append(price.toPlainString()).append('"');
+        }
+        if (rnd.nextInt(3) == 0) b.append(",\"clientOid\":\"sim-").append(rnd.nextInt(model.clientOids + 1)).append('"');
+        if (rnd.nextInt(10) == 0) b.append(",\"category\":\"").append(pick(List.of("SPOT", "MARGIN", "USDT-FUTURES"))).append('"');
+        Reply r = api(a, Endpoint.PLACE_REALITY_ORDER, b.append('}').toString());
+        if (ok(r)) {
+            model.clientOids++;
+            model.realityOrders.computeIfAbsent(a, k -> new ArrayList<>()).add(r.data().get("orderId").asText());
+        }
+    }
+
+    private void cancelReality(Acct a) {
+        List<String> mine = model.realityOrders.getOrDefault(a, List.of());
+        int r = rnd.nextInt(10);
+        String body;
+        if (r < 6 && !mine.isEmpty()) {
+            // recent orders are the ones still working
+            String id = mine.get(Math.max(0, mine.size() - 1 - rnd.nextInt(Math.min(mine.size(), 6))));
+            body = "{\"symbol\":\"" + (rnd.nextInt(10) == 0 ? "BTCUSDT" : SimWorld.REALITY) + "\",\"orderId\":\"" + id + "\"}";
+        } else if (r < 8) {
+            body = "{\"symbol\":\"" + SimWorld.REALITY + "\",\"clientOid\":\"sim-" + rnd.nextInt(model.clientOids + 1) + "\"}";
+        } else if (r < 9) {
+            body = "{\"symbol\":\"" + SimWorld.REALITY + "\",\"orderId\":\"" + (123456789 + rnd.nextInt(1000)) + "\"}";
+        } else {
+            body = "{\"symbol\":\"" + SimWorld.REALITY + "\"}";
+        }
+        api(a, Endpoint.CANCEL_REALITY_ORDER, body);
+    }
+
+    // --- admin writes
+
+    private void ledger(String op) {
+        Acct a = rnd.nextInt(25) == 0 ? null : pick(SimWorld.ALL);
+        long uid = a == null ? SimWorld.STRANGER : a.uid();
+        final String body;
+        List<String> done = model.ledgerBodies.computeIfAbsent(op, k -> new ArrayList<>());
+        if (!done.isEmpty() && rnd.nextInt(12) == 0) {
+            body = pick(done); // a retry: the same transaction again (repeated: true)
+            a = SimWorld.ALL.stream().filter(x -> body.startsWith("{\"uid\":" + x.uid() + ",")).findFirst().orElse(null);
+        } else {
+            String coin = op.equals("borrow") ? pick(List.of("USDT", "USDT", "ETH", "BTC")) : pick(List.of("USDT", "USDT", "BTC", "ETH", "BGB", "DOGE", "AAPLX"));
+            String account = op.equals("borrow") ? "unified" : pick(List.of("unified", "unified", "unified", "spot", "otc"));
+            String amount = amountFor(coin);
+            if (op.equals("adjust") || op.equals("borrow")) {
+                if (rnd.nextInt(3) == 0) amount = "-" + amount;
+            }
+            if (rnd.nextInt(15) == 0) amount = pick(List.of("0", "-5", "1e400", "0.0000000000000000001"));
+            String ref = rnd.nextInt(20) == 0 && !done.isEmpty() ? "sim-" + op + "-" + rnd.nextInt(done.size()) : "sim-" + op + "-" + done.size();
+            body = "{\"uid\":" + uid + ",\"account\":\"" + account + "\",\"coin\":\"" + coin + "\",\"amount\":\"" + amount + "\",\"ref\":\"" + ref + "\"}";
+        }
+        Reply r = admin(op, "/admin/v1/ledger/" + op, body);
+        if (ok(r)) {
+            if (!done.contains(body)) done.add(body);
+            if (op.equals("deposit") && a != null && a.unified()) {
+                model.depositRecords.add(new SimModel.Ack(a, r.data().get("txId").asText()));
+            }
+        }
+    }
+
+    private String amountFor(String coin) {
+        return switch (coin) {
+            case "BTC" -> decimal(1, 5000, 6);
+            case "ETH" -> decimal(1, 2000, 4);
+            case "DOGE" -> decimal(1, 50, 1); // stays dust (a few USDT) more often than not
+            case "AAPLX" -> decimal(1, 500, 2);
+            default -> decimal(1, 5000, 1);
+        };
+    }
+
+    /** As a matching engine reports an opening fill: at the leverage and margin mode the account has configured. */
+    private void openPosition() {
+        Acct a = pick(SimWorld.ALL);
+        Contract c = pick(SimWorld.CONTRACTS);
+        String marginMode = "crossed";
+        BigDecimal leverage = BigDecimal.TEN.min(BigDecimal.valueOf(c.maxLeverage()));
+        String side = rnd.nextBoolean() ? "long" : "short";
+        if (a.unified()) {
+            JsonNode config = SimInvariants.symbolConfig(clients.get(a).get("/api/v3/account/settings").data(), c);
+            if (config != null) {
+                marginMode = config.get("marginMode").asText();
+                leverage = new BigDecimal(config.get(side.equals("short") && marginMode.equals("isolated") ? "shortLeverage" : "longLeverage").asText());
+            }
+        } else if (rnd.nextBoolean()) {
+            marginMode = "isolated";
+            leverage = BigDecimal.valueOf(1 + rnd.nextInt(20));
+        }
+        BigDecimal mark = model.mark.get(c.symbol());
+        String size = c.category().equals("COIN-FUTURES") ? decimal(1, 50, 4) : c.symbol().startsWith("BTC") ? decimal(1, 80, 3) : decimal(1, 200, 2);
+        if (rnd.nextInt(15) == 0) size = pick(List.of("0", "-1"));
+        String price = mark.multiply(BigDecimal.valueOf(990 + rnd.nextInt(21))).divide(BigDecimal.valueOf(1000), 1, RoundingMode.DOWN).toPlainString();
+        String lev = rnd.nextInt(20) == 0 ? "500" : leverage.stripTrailingZeros().toPlainString();
+        admin("position-open", "/admin/v1/positions", "{\"uid\":" + a.uid() + ",\"category\":\"" + c.category() + "\",\"symbol\":\"" + c.symbol()
+                + "\",\"holdSide\":\"" + side + "\",\"marginMode\":\"" + marginMode + "\",\"leverage\":\"" + lev + "\",\"size\":\"" + size
+                + "\",\"price\":\"" + price + "\",\"fee\":\"" + decimal(0, 300, 2) + "\"}");
+    }
+
+    private void fillPosition(boolean close) {
+        Acct a = pick(SimWorld.ALL);
+        JsonNode open = admin.get("/admin/v1/accounts/" + a.uid() + "/positions").data();
+        String id;
+        BigDecimal size = BigDecimal.ONE;
+        BigDecimal mark;
+        if (open.isEmpty() || rnd.nextInt(20) == 0) {
+            id = Long.toString(987654321L + rnd.nextInt(100)); // no such position
+            mark = model.mark.get("BTCUSDT");
+        } else {
+            JsonNode p = open.get(rnd.nextInt(open.size()));
+            id = p.get("id").asText();
+            size = new BigDecimal(p.get("size").asText());
+            mark = model.mark.get(p.get("symbol").asText());
+        }
+        String price = mark.multiply(BigDecimal.valueOf(950 + rnd.nextInt(101))).divide(BigDecimal.valueOf(1000), 1, RoundingMode.DOWN).toPlainString();
+        String fee = decimal(0, 100, 2);
+        if (close) {
+            admin("position-close", "/admin/v1/positions/" + id + "/close", "{\"price\":\"" + price + "\",\"fee\":\"" + fee + "\"}");
+            return;
+        }
+        BigDecimal delta;
+        if (rnd.nextBoolean()) delta = size.multiply(BigDecimal.valueOf(1 + rnd.nextInt(100))).divide(BigDecimal.valueOf(100), size.scale(), RoundingMode.DOWN);
+        else delta = size.multiply(BigDecimal.valueOf(-(1 + rnd.nextInt(110)))).divide(BigDecimal.valueOf(100), size.scale(), RoundingMode.DOWN);
+        if (delta.signum() == 0) delta = size;
+        admin("position-fill", "/admin/v1/positions/" + id + "/fill", "{\"size\":\"" + delta.toPlainString() + "\",\"price\":\"" + price + "\",\"fee\":\"" + fee + "\"}");
+    }
+
+    /** The Reality pair's book moves (a random walk of the mid): resting orders it crosses fill (D82). */
+    private void realityTicker() {
+        model.realityMid = model.realityMid.multiply(BigDecimal.valueOf(985 + rnd.nextInt(31))).divide(BigDecimal.valueOf(1000), 2, RoundingMode.HALF_EVEN);
+        BigDecimal spread = BigDecimal.valueOf(1 + rnd.nextInt(50), 2);
+        String ask = model.realityMid.add(spread).toPlainString();
+        String bid = model.realityMid.subtract(spread).max(new BigDecimal("0.01")).toPlainString();
+        admin("ticker", "/admin/v1/tickers", "{\"category\":\"SPOT\",\"symbol\":\"" + SimWorld.REALITY + "\",\"lastPrice\":\"" + model.realityMid
+                + "\",\"ask1Price\":\"" + ask + "\",\"bid1Price\":\"" + bid + "\",\"ask1Size\":\"" + decimal(1, 10000, 2)
+                + "\",\"bid1Size\":\"" + decimal(1, 10000, 2) + "\"}");
+    }
+
+    private void futuresTicker() {
+        Contract c = pick(SimWorld.CONTRACTS);
+        BigDecimal mark = model.mark.get(c.symbol()).multiply(BigDecimal.valueOf(970 + rnd.nextInt(61))).divide(BigDecimal.valueOf(1000), 1, RoundingMode.HALF_EVEN);
+        model.mark.put(c.symbol(), mark);
+        admin("ticker", "/admin/v1/tickers", "{\"category\":\"" + c.category() + "\",\"symbol\":\"" + c.symbol() + "\",\"lastPrice\":\"" + mark
+                + "\",\"markPrice\":\"" + mark + "\",\"indexPrice\":\"" + mark + "\"}");
+    }
+
+    /** Records a feed reports (issue 9): fills and withdrawals of the classic account, deposits of a unified one. */
+    private void ingest() {
+        int kind = rnd.nextInt(3);
+        long id = 100_000_000L + model.recordIds;
+        int n = 1 + rnd.nextInt(3);
+        boolean bad = rnd.nextInt(8) == 0;
+        List<String> records = new ArrayList<>();
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            long orderId = bad && i == n - 1 && id > 100_000_000L ? id - 1 : id + i; // a reused ID: the batch is refused
+            ids.add(Long.toString(orderId));
+            records.add(switch (kind) {
+                case 0 -> "{\"tradeId\":" + orderId + ",\"orderId\":" + orderId + ",\"symbol\":\"BTCUSDT\",\"side\":\"buy\",\"priceAvg\":\"95000\",\"size\":\""
+                        + decimal(1, 100, 4) + "\",\"feeDetail\":{\"feeCoin\":\"BTC\",\"totalFee\":\"-0.00001\"}}";
+                case 1 -> "{\"orderId\":" + orderId + ",\"coin\":\"USDT\",\"size\":\"" + decimal(1, 1000, 1) + "\",\"fee\":\"1\"}";
+                default -> "{\"orderId\":" + orderId + ",\"coin\":\"USDT\",\"size\":\"" + decimal(1, 1000, 1) + "\"}";
+            });
+        }
+        model.recordIds += n;
+        Acct a = kind == 2 ? pick(SimWorld.UNIFIED) : C;
+        String row = kind == 0 ? "fills" : kind == 1 ? "withdrawals" : "deposits";
+        Reply r = admin("records-" + row, "/admin/v1/records/" + row, "{\"uid\":" + a.uid() + ",\"records\":[" + String.join(",", records) + "]}");
+        if (ok(r)) for (String x : ids) (kind == 0 ? model.fills : kind == 1 ? model.withdrawals : model.depositRecords).add(new SimModel.Ack(a, x));
+    }
+
+    /** Sandbox time moves on and due jobs (the switch to classic, D52) run now. */
+    private void advanceClock() {
+        long ms = rnd.nextInt(4) == 0 ? 61_000 : 1 + rnd.nextInt(5_000);
+        Reply r = admin("clock-advance", "/admin/v1/sandbox/clock/advance", "{\"ms\":" + ms + "}");
+        must(r);
+        Reply due = admin.post("/admin/v1/jobs/run-due", "");
+        must(due);
+        // Whether this call or the node's own poller ran a job is timing; what is left due is not.
+        opStart = System.nanoTime();
+        record("run-due", "admin", "", due.status() + " remaining=" + due.data().get("remaining").asText());
+    }
+
+    private void allowList() {
+        Acct a = pick(List.of(A, A1, B));
+        admin("reality-allow-list", "/admin/v1/accounts/" + a.uid() + "/reality-allow-list",
+                "{\"allowed\":" + (a == A1 ? rnd.nextBoolean() : rnd.nextInt(4) != 0) + "}");
+    }
+
+    // --- calls, each one transcript line
+
+    private Reply api(Acct a, Endpoint e, String body) {
+        opStart = System.nanoTime();
+        Reply r = clients.get(a).post(e.path(), body);
+        record(e.name(), a.name(), body, r.status() + " " + r.raw());
+        return r;
+    }
+
+    private Reply admin(String op, String path, String body) {
+        opStart = System.nanoTime();
+        Reply r = admin.post(path, body);
+        record(op, "admin", path + " " + body, r.status() + " " + r.raw());
+        return r;
+    }
+
+    private void record(String op, String caller, String request, String response) {
+        long[] o = outcomes.computeIfAbsent(op, k -> new long[3]);
+        o[response.contains("\"code\":\"00000\"") ? 0 : 1]++;
+        o[2] += System.nanoTime() - opStart;
+        if (response.startsWith("5")) throw new AssertionError("5xx at step " + model.step + ": " + op + " " + request + " -> " + response);
+        transcript.add(model.step + " " + op + " " + caller + " " + request + " -> " + response);
+    }
+
+    private static boolean ok(Reply r) { return r.code().equals("00000"); }
+
+    private static void must(Reply r) {
+        if (!ok(r)) throw new AssertionError(r.raw());
+    }
+
+    // --- random values, all from rnd
+
+    private <T> T pick(List<T> xs) { return xs.get(rnd.nextInt(xs.size())); }
+
+    /** With probability 1/oneIn the bad value, otherwise one of the good ones. */
+    private String pickBad(int oneIn, String bad, String... good) {
+        return rnd.nextInt(oneIn) == 0 ? bad : good[rnd.nextInt(good.length)];
+    }
+
+    /** A decimal from lo to hi units of 10^-scale, as plain text. */
+    private String decimal(int lo, int hi, int scale) {
+        return BigDecimal.valueOf(lo + rnd.nextInt(hi - lo + 1), scale).toPlainString();
+    }
+}
