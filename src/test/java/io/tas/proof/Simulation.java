@@ -65,6 +65,13 @@ final class Simulation {
     /** The generator of each state-changing row of the catalog: every POST row must have one (SimulationTest checks). */
     final Map<Endpoint, Consumer<Acct>> apiOps = apiOps();
 
+    /** The invariant checks over the current state (after a run, or a reset and seed with run(seed, 0)). */
+    SimInvariants invariants() { return new SimInvariants(admin, clients, model, transcript); }
+
+    Admin admin() { return admin; }
+
+    SimModel model() { return model; }
+
     Result run(long seed, int ops) {
         rnd = new Random(seed);
         transcript = new Transcript();

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Issue 12 item 1 on each database: SEEDS seeds of OPS operations each (CI: 20 x 2,000; -Dproof.long=true: 100 x
@@ -36,6 +37,9 @@ class SimulationTest {
     /** One server per database for the class, on its own clock (the simulation sets it back at each seed's start). */
     private static final Map<Databases.Kind, TestServer> SERVERS = new java.util.EnumMap<>(Databases.Kind.class);
     private static final Map<Databases.Kind, Simulation> SIMULATIONS = new java.util.EnumMap<>(Databases.Kind.class);
+
+    /** Transcript hash per seed of the first database run: the other must write the same transcript. */
+    private static final Map<Long, String> FIRST_DATABASE = new java.util.concurrent.ConcurrentHashMap<>();
 
     @Parameter Databases.Kind kind;
     private Simulation sim;
@@ -73,6 +77,8 @@ class SimulationTest {
             long s0 = System.nanoTime();
             Simulation.Result r = sim.run(seed, OPS);
             checks += r.checks();
+            String other = FIRST_DATABASE.putIfAbsent(seed, r.transcriptHash());
+            if (other != null) assertThat(r.transcriptHash()).as("seed " + seed + ": the same transcript on H2 and PostgreSQL").isEqualTo(other);
             r.outcomes().forEach((op, n) -> {
                 long[] sum = outcomes.computeIfAbsent(op, k -> new long[3]);
                 for (int i = 0; i < 3; i++) sum[i] += n[i];
@@ -97,6 +103,24 @@ class SimulationTest {
             assertThat(n[0]).as(e.name() + " accepted at least once").isPositive();
             assertThat(n[1]).as(e.name() + " refused at least once").isPositive();
         }
+    }
+
+    /** The checks are not vacuous: a position at another leverage than its contract's setting, and a lost record, are caught. */
+    @Test
+    void theInvariantsCatchABrokenState() {
+        sim.run(FIRST_SEED, 0);
+        // A matching engine that ignored A's setting (BTCUSDT isolated 10x) and opened at 3x.
+        var open = sim.admin().post("/admin/v1/positions", "{\"uid\":" + SimWorld.A.uid() + ",\"category\":\"USDT-FUTURES\",\"symbol\":\"BTCUSDT\","
+                + "\"holdSide\":\"long\",\"marginMode\":\"isolated\",\"leverage\":\"3\",\"size\":\"0.01\",\"price\":\"95000\"}");
+        assertThat(open.code()).as(open.raw()).isEqualTo("00000");
+        assertThatThrownBy(() -> sim.invariants().full("broken")).isInstanceOf(AssertionError.class).hasMessageContaining("leverage differs");
+
+        sim.run(FIRST_SEED, 0);
+        SimInvariants checks = sim.invariants();
+        checks.full("clean");
+        sim.model().withdrawals.add(new SimModel.Ack(SimWorld.C, "123454321")); // acknowledged, as the model believes, but never stored
+        assertThatThrownBy(() -> checks.recordsReadable("lost", Integer.MAX_VALUE)).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("withdrawal 123454321");
     }
 
     @Test
