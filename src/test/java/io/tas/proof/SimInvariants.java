@@ -52,6 +52,14 @@ final class SimInvariants {
         recordsReadable(where, 5);
     }
 
+    /** After a step: the balances of the accounts it touched, and their settings against their positions. */
+    void accounts(String where, java.util.Collection<Acct> touched) {
+        for (Acct a : touched) {
+            balances(where, a);
+            if (a.unified()) settingsMatchPositions(where, a);
+        }
+    }
+
     private void balances(String where, Acct a) {
         for (JsonNode b : admin.get("/admin/v1/accounts/" + a.uid() + "/balances").data()) {
             BigDecimal available = new BigDecimal(b.get("available").asText());

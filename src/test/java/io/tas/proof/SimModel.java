@@ -25,6 +25,8 @@ final class SimModel {
     final Map<Acct, List<String>> realityOrders = new LinkedHashMap<>();
     /** Acknowledged ledger bodies per admin operation (a retry repeats one). */
     final Map<String, List<String>> ledgerBodies = new HashMap<>();
+    /** The accounts the current step changed settings or positions of: checked right after it. */
+    final java.util.Set<Acct> touched = new java.util.LinkedHashSet<>();
     final List<Ack> fills = new ArrayList<>();
     final List<Ack> withdrawals = new ArrayList<>();
     /** Deposit records: an admin deposit to a unified account leaves one with the transaction's ID (D79), a feed's its orderId. */

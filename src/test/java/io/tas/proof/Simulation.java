@@ -35,7 +35,10 @@ import static io.tas.proof.SimWorld.C;
 final class Simulation {
     /** The clock every seed starts at (2026-01-01T00:00:00Z). */
     static final long START_MILLIS = 1767225600000L;
-    /** Full checks (settings vs positions, records read back, balance signs per account) every this many steps. */
+    /**
+     * Full checks (every account's balances and settings against its positions, the last records read back) every this
+     * many steps; in between, after every step, the ledger check and the accounts the step touched.
+     */
     static final int FULL_CHECK_EVERY = 50;
 
     record Result(long seed, int ops, String transcriptHash, String stateHash, List<String> transcript,
@@ -91,6 +94,8 @@ final class Simulation {
                 long t1 = System.nanoTime();
                 String where = "seed " + seed + " step " + step;
                 checks.conservation(where);
+                checks.accounts(where, model.touched);
+                model.touched.clear();
                 long t2 = System.nanoTime();
                 if ((step + 1) % FULL_CHECK_EVERY == 0) checks.full(where);
                 nanos[0] += t1 - t0;
@@ -336,6 +341,7 @@ final class Simulation {
         if (rnd.nextInt(15) == 0) size = pick(List.of("0", "-1"));
         String price = mark.multiply(BigDecimal.valueOf(990 + rnd.nextInt(21))).divide(BigDecimal.valueOf(1000), 1, RoundingMode.DOWN).toPlainString();
         String lev = rnd.nextInt(20) == 0 ? "500" : leverage.stripTrailingZeros().toPlainString();
+        model.touched.add(a);
         admin("position-open", "/admin/v1/positions", "{\"uid\":" + a.uid() + ",\"category\":\"" + c.category() + "\",\"symbol\":\"" + c.symbol()
                 + "\",\"holdSide\":\"" + side + "\",\"marginMode\":\"" + marginMode + "\",\"leverage\":\"" + lev + "\",\"size\":\"" + size
                 + "\",\"price\":\"" + price + "\",\"fee\":\"" + decimal(0, 300, 2) + "\"}");
@@ -343,6 +349,7 @@ final class Simulation {
 
     private void fillPosition(boolean close) {
         Acct a = pick(SimWorld.ALL);
+        model.touched.add(a);
         JsonNode open = admin.get("/admin/v1/accounts/" + a.uid() + "/positions").data();
         String id;
         BigDecimal size = BigDecimal.ONE;
@@ -416,6 +423,7 @@ final class Simulation {
     /** Sandbox time moves on and due jobs (the switch to classic, D52) run now. */
     private void advanceClock() {
         long ms = rnd.nextInt(4) == 0 ? 61_000 : 1 + rnd.nextInt(5_000);
+        model.touched.addAll(SimWorld.ALL); // a due switch job changes its account
         Reply r = admin("clock-advance", "/admin/v1/sandbox/clock/advance", "{\"ms\":" + ms + "}");
         must(r);
         Reply due = admin.post("/admin/v1/jobs/run-due", "");
@@ -434,6 +442,8 @@ final class Simulation {
     // --- calls, each one transcript line
 
     private Reply api(Acct a, Endpoint e, String body) {
+        model.touched.add(a);
+        if (e == Endpoint.ADJUST_ACCOUNT_MODE) SimWorld.ALL.stream().filter(x -> body.contains("\"" + x.uid() + "\"")).forEach(model.touched::add);
         opStart = System.nanoTime();
         Reply r = clients.get(a).post(e.path(), body);
         record(e.name(), a.name(), body, r.status() + " " + r.raw());
