@@ -430,7 +430,7 @@ final class Simulation {
         must(due);
         // Whether this call or the node's own poller ran a job is timing; what is left due is not.
         opStart = System.nanoTime();
-        record("run-due", "admin", "", due.status() + " remaining=" + due.data().get("remaining").asText());
+        record("run-due", "admin", "", due.status() + " {\"code\":\"" + due.code() + "\",\"remaining\":" + due.data().get("remaining").asText() + "}");
     }
 
     private void allowList() {
