@@ -45,16 +45,16 @@ final class Simulation {
                   Map<String, long[]> outcomes, long checks) {}
 
     private final TestServer server;
-    private final Admin admin;
-    private final MutableClock clock;
-    private final Map<Acct, ApiClient> clients = new java.util.HashMap<>();
+    final Admin admin;
+    final MutableClock clock;
+    final Map<Acct, ApiClient> clients = new java.util.HashMap<>();
 
     // the model of one seed's run
-    private Random rnd;
+    Random rnd;
     private Transcript transcript;
-    private SimModel model;
+    SimModel model;
     private final Map<String, long[]> outcomes = new TreeMap<>();
-    private long opStart;
+    long opStart;
     /** Time spent in operations, per-step checks and full checks (ns), over the simulation's life. */
     final long[] nanos = new long[3];
 
@@ -67,6 +67,7 @@ final class Simulation {
 
     /** The generator of each state-changing row of the catalog: every POST row must have one (SimulationTest checks). */
     final Map<Endpoint, Consumer<Acct>> apiOps = apiOps();
+    private final SimAdminOps adminOps = new SimAdminOps(this);
 
     /** The invariant checks over the current state (after a run, or a reset and seed with run(seed, 0)). */
     SimInvariants invariants() { return new SimInvariants(admin, clients, model, transcript); }
@@ -132,17 +133,17 @@ final class Simulation {
             List<Endpoint> rows = new ArrayList<>(apiOps.keySet());
             Endpoint e = rows.get(rnd.nextInt(rows.size()));
             apiOps.get(e).accept(callerFor(e));
-        } else if (r < 53) ledger("deposit");
-        else if (r < 58) ledger("adjust");
-        else if (r < 63) ledger("borrow");
-        else if (r < 71) openPosition();
-        else if (r < 76) fillPosition(false);
-        else if (r < 79) fillPosition(true);
-        else if (r < 87) realityTicker();
-        else if (r < 90) futuresTicker();
-        else if (r < 93) ingest();
-        else if (r < 97) advanceClock();
-        else allowList();
+        } else if (r < 53) adminOps.ledger("deposit");
+        else if (r < 58) adminOps.ledger("adjust");
+        else if (r < 63) adminOps.ledger("borrow");
+        else if (r < 71) adminOps.openPosition();
+        else if (r < 76) adminOps.fillPosition(false);
+        else if (r < 79) adminOps.fillPosition(true);
+        else if (r < 87) adminOps.realityTicker();
+        else if (r < 90) adminOps.futuresTicker();
+        else if (r < 93) adminOps.ingest();
+        else if (r < 97) adminOps.advanceClock();
+        else adminOps.allowList();
     }
 
     /** Mostly an account the row is for; sometimes one it refuses (a sub on a main-only row, a classic on a v3 row). */
@@ -279,166 +280,6 @@ final class Simulation {
         api(a, Endpoint.CANCEL_REALITY_ORDER, body);
     }
 
-    // --- admin writes
-
-    private void ledger(String op) {
-        Acct a = rnd.nextInt(25) == 0 ? null : pick(SimWorld.ALL);
-        long uid = a == null ? SimWorld.STRANGER : a.uid();
-        final String body;
-        List<String> done = model.ledgerBodies.computeIfAbsent(op, k -> new ArrayList<>());
-        if (!done.isEmpty() && rnd.nextInt(12) == 0) {
-            body = pick(done); // a retry: the same transaction again (repeated: true)
-            a = SimWorld.ALL.stream().filter(x -> body.startsWith("{\"uid\":" + x.uid() + ",")).findFirst().orElse(null);
-        } else {
-            String coin = op.equals("borrow") ? pick(List.of("USDT", "USDT", "ETH", "BTC")) : pick(List.of("USDT", "USDT", "BTC", "ETH", "BGB", "DOGE", "AAPLX"));
-            String account = op.equals("borrow") ? "unified" : pick(List.of("unified", "unified", "unified", "spot", "otc"));
-            String amount = amountFor(coin);
-            if (op.equals("adjust") || op.equals("borrow")) {
-                if (rnd.nextInt(3) == 0) amount = "-" + amount;
-            }
-            if (rnd.nextInt(15) == 0) amount = pick(List.of("0", "-5", "1e400", "0.0000000000000000001"));
-            String ref = rnd.nextInt(20) == 0 && !done.isEmpty() ? "sim-" + op + "-" + rnd.nextInt(done.size()) : "sim-" + op + "-" + done.size();
-            body = "{\"uid\":" + uid + ",\"account\":\"" + account + "\",\"coin\":\"" + coin + "\",\"amount\":\"" + amount + "\",\"ref\":\"" + ref + "\"}";
-        }
-        Reply r = admin(op, "/admin/v1/ledger/" + op, body);
-        if (ok(r)) {
-            if (!done.contains(body)) done.add(body);
-            if (op.equals("deposit") && a != null && a.unified()) {
-                model.depositRecords.add(new SimModel.Ack(a, r.data().get("txId").asText()));
-            }
-        }
-    }
-
-    private String amountFor(String coin) {
-        return switch (coin) {
-            case "BTC" -> decimal(1, 5000, 6);
-            case "ETH" -> decimal(1, 2000, 4);
-            case "DOGE" -> decimal(1, 50, 1); // stays dust (a few USDT) more often than not
-            case "AAPLX" -> decimal(1, 500, 2);
-            default -> decimal(1, 5000, 1);
-        };
-    }
-
-    /** As a matching engine reports an opening fill: at the leverage and margin mode the account has configured. */
-    private void openPosition() {
-        Acct a = pick(SimWorld.ALL);
-        Contract c = pick(SimWorld.CONTRACTS);
-        String marginMode = "crossed";
-        BigDecimal leverage = BigDecimal.TEN.min(BigDecimal.valueOf(c.maxLeverage()));
-        String side = rnd.nextBoolean() ? "long" : "short";
-        if (a.unified()) {
-            JsonNode config = SimInvariants.symbolConfig(clients.get(a).get("/api/v3/account/settings").data(), c);
-            if (config != null) {
-                marginMode = config.get("marginMode").asText();
-                leverage = new BigDecimal(config.get(side.equals("short") && marginMode.equals("isolated") ? "shortLeverage" : "longLeverage").asText());
-            }
-        } else if (rnd.nextBoolean()) {
-            marginMode = "isolated";
-            leverage = BigDecimal.valueOf(1 + rnd.nextInt(20));
-        }
-        BigDecimal mark = model.mark.get(c.symbol());
-        String size = c.category().equals("COIN-FUTURES") ? decimal(1, 50, 4) : c.symbol().startsWith("BTC") ? decimal(1, 80, 3) : decimal(1, 200, 2);
-        if (rnd.nextInt(15) == 0) size = pick(List.of("0", "-1"));
-        String price = mark.multiply(BigDecimal.valueOf(990 + rnd.nextInt(21))).divide(BigDecimal.valueOf(1000), 1, RoundingMode.DOWN).toPlainString();
-        String lev = rnd.nextInt(20) == 0 ? "500" : leverage.stripTrailingZeros().toPlainString();
-        model.touched.add(a);
-        admin("position-open", "/admin/v1/positions", "{\"uid\":" + a.uid() + ",\"category\":\"" + c.category() + "\",\"symbol\":\"" + c.symbol()
-                + "\",\"holdSide\":\"" + side + "\",\"marginMode\":\"" + marginMode + "\",\"leverage\":\"" + lev + "\",\"size\":\"" + size
-                + "\",\"price\":\"" + price + "\",\"fee\":\"" + decimal(0, 300, 2) + "\"}");
-    }
-
-    private void fillPosition(boolean close) {
-        Acct a = pick(SimWorld.ALL);
-        model.touched.add(a);
-        JsonNode open = admin.get("/admin/v1/accounts/" + a.uid() + "/positions").data();
-        String id;
-        BigDecimal size = BigDecimal.ONE;
-        BigDecimal mark;
-        if (open.isEmpty() || rnd.nextInt(20) == 0) {
-            id = Long.toString(987654321L + rnd.nextInt(100)); // no such position
-            mark = model.mark.get("BTCUSDT");
-        } else {
-            JsonNode p = open.get(rnd.nextInt(open.size()));
-            id = p.get("id").asText();
-            size = new BigDecimal(p.get("size").asText());
-            mark = model.mark.get(p.get("symbol").asText());
-        }
-        String price = mark.multiply(BigDecimal.valueOf(950 + rnd.nextInt(101))).divide(BigDecimal.valueOf(1000), 1, RoundingMode.DOWN).toPlainString();
-        String fee = decimal(0, 100, 2);
-        if (close) {
-            admin("position-close", "/admin/v1/positions/" + id + "/close", "{\"price\":\"" + price + "\",\"fee\":\"" + fee + "\"}");
-            return;
-        }
-        BigDecimal delta;
-        if (rnd.nextBoolean()) delta = size.multiply(BigDecimal.valueOf(1 + rnd.nextInt(100))).divide(BigDecimal.valueOf(100), size.scale(), RoundingMode.DOWN);
-        else delta = size.multiply(BigDecimal.valueOf(-(1 + rnd.nextInt(110)))).divide(BigDecimal.valueOf(100), size.scale(), RoundingMode.DOWN);
-        if (delta.signum() == 0) delta = size;
-        admin("position-fill", "/admin/v1/positions/" + id + "/fill", "{\"size\":\"" + delta.toPlainString() + "\",\"price\":\"" + price + "\",\"fee\":\"" + fee + "\"}");
-    }
-
-    /** The Reality pair's book moves (a random walk of the mid): resting orders it crosses fill (D82). */
-    private void realityTicker() {
-        model.realityMid = model.realityMid.multiply(BigDecimal.valueOf(985 + rnd.nextInt(31))).divide(BigDecimal.valueOf(1000), 2, RoundingMode.HALF_EVEN);
-        BigDecimal spread = BigDecimal.valueOf(1 + rnd.nextInt(50), 2);
-        String ask = model.realityMid.add(spread).toPlainString();
-        String bid = model.realityMid.subtract(spread).max(new BigDecimal("0.01")).toPlainString();
-        admin("ticker", "/admin/v1/tickers", "{\"category\":\"SPOT\",\"symbol\":\"" + SimWorld.REALITY + "\",\"lastPrice\":\"" + model.realityMid
-                + "\",\"ask1Price\":\"" + ask + "\",\"bid1Price\":\"" + bid + "\",\"ask1Size\":\"" + decimal(1, 10000, 2)
-                + "\",\"bid1Size\":\"" + decimal(1, 10000, 2) + "\"}");
-    }
-
-    private void futuresTicker() {
-        Contract c = pick(SimWorld.CONTRACTS);
-        BigDecimal mark = model.mark.get(c.symbol()).multiply(BigDecimal.valueOf(970 + rnd.nextInt(61))).divide(BigDecimal.valueOf(1000), 1, RoundingMode.HALF_EVEN);
-        model.mark.put(c.symbol(), mark);
-        admin("ticker", "/admin/v1/tickers", "{\"category\":\"" + c.category() + "\",\"symbol\":\"" + c.symbol() + "\",\"lastPrice\":\"" + mark
-                + "\",\"markPrice\":\"" + mark + "\",\"indexPrice\":\"" + mark + "\"}");
-    }
-
-    /** Records a feed reports (issue 9): fills and withdrawals of the classic account, deposits of a unified one. */
-    private void ingest() {
-        int kind = rnd.nextInt(3);
-        long id = 100_000_000L + model.recordIds;
-        int n = 1 + rnd.nextInt(3);
-        boolean bad = rnd.nextInt(8) == 0;
-        List<String> records = new ArrayList<>();
-        List<String> ids = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            long orderId = bad && i == n - 1 && id > 100_000_000L ? id - 1 : id + i; // a reused ID: the batch is refused
-            ids.add(Long.toString(orderId));
-            records.add(switch (kind) {
-                case 0 -> "{\"tradeId\":" + orderId + ",\"orderId\":" + orderId + ",\"symbol\":\"BTCUSDT\",\"side\":\"buy\",\"priceAvg\":\"95000\",\"size\":\""
-                        + decimal(1, 100, 4) + "\",\"feeDetail\":{\"feeCoin\":\"BTC\",\"totalFee\":\"-0.00001\"}}";
-                case 1 -> "{\"orderId\":" + orderId + ",\"coin\":\"USDT\",\"size\":\"" + decimal(1, 1000, 1) + "\",\"fee\":\"1\"}";
-                default -> "{\"orderId\":" + orderId + ",\"coin\":\"USDT\",\"size\":\"" + decimal(1, 1000, 1) + "\"}";
-            });
-        }
-        model.recordIds += n;
-        Acct a = kind == 2 ? pick(SimWorld.UNIFIED) : C;
-        String row = kind == 0 ? "fills" : kind == 1 ? "withdrawals" : "deposits";
-        Reply r = admin("records-" + row, "/admin/v1/records/" + row, "{\"uid\":" + a.uid() + ",\"records\":[" + String.join(",", records) + "]}");
-        if (ok(r)) for (String x : ids) (kind == 0 ? model.fills : kind == 1 ? model.withdrawals : model.depositRecords).add(new SimModel.Ack(a, x));
-    }
-
-    /** Sandbox time moves on and due jobs (the switch to classic, D52) run now. */
-    private void advanceClock() {
-        long ms = rnd.nextInt(4) == 0 ? 61_000 : 1 + rnd.nextInt(5_000);
-        model.touched.addAll(SimWorld.ALL); // a due switch job changes its account
-        Reply r = admin("clock-advance", "/admin/v1/sandbox/clock/advance", "{\"ms\":" + ms + "}");
-        must(r);
-        Reply due = admin.post("/admin/v1/jobs/run-due", "");
-        must(due);
-        // Whether this call or the node's own poller ran a job is timing; what is left due is not.
-        opStart = System.nanoTime();
-        record("run-due", "admin", "", due.status() + " {\"code\":\"" + due.code() + "\",\"remaining\":" + due.data().get("remaining").asText() + "}");
-    }
-
-    private void allowList() {
-        Acct a = pick(List.of(A, A1, B));
-        admin("reality-allow-list", "/admin/v1/accounts/" + a.uid() + "/reality-allow-list",
-                "{\"allowed\":" + (a == A1 ? rnd.nextBoolean() : rnd.nextInt(4) != 0) + "}");
-    }
-
     // --- calls, each one transcript line
 
     private Reply api(Acct a, Endpoint e, String body) {
@@ -450,14 +291,14 @@ final class Simulation {
         return r;
     }
 
-    private Reply admin(String op, String path, String body) {
+    Reply admin(String op, String path, String body) {
         opStart = System.nanoTime();
         Reply r = admin.post(path, body);
         record(op, "admin", path + " " + body, r.status() + " " + r.raw());
         return r;
     }
 
-    private void record(String op, String caller, String request, String response) {
+    void record(String op, String caller, String request, String response) {
         long[] o = outcomes.computeIfAbsent(op, k -> new long[3]);
         o[response.contains("\"code\":\"00000\"") ? 0 : 1]++;
         o[2] += System.nanoTime() - opStart;
@@ -465,15 +306,15 @@ final class Simulation {
         transcript.add(model.step + " " + op + " " + caller + " " + request + " -> " + response);
     }
 
-    private static boolean ok(Reply r) { return r.code().equals("00000"); }
+    static boolean ok(Reply r) { return r.code().equals("00000"); }
 
-    private static void must(Reply r) {
+    static void must(Reply r) {
         if (!ok(r)) throw new AssertionError(r.raw());
     }
 
     // --- random values, all from rnd
 
-    private <T> T pick(List<T> xs) { return xs.get(rnd.nextInt(xs.size())); }
+    <T> T pick(List<T> xs) { return xs.get(rnd.nextInt(xs.size())); }
 
     /** With probability 1/oneIn the bad value, otherwise one of the good ones. */
     private String pickBad(int oneIn, String bad, String... good) {
@@ -481,7 +322,7 @@ final class Simulation {
     }
 
     /** A decimal from lo to hi units of 10^-scale, as plain text. */
-    private String decimal(int lo, int hi, int scale) {
+    String decimal(int lo, int hi, int scale) {
         return BigDecimal.valueOf(lo + rnd.nextInt(hi - lo + 1), scale).toPlainString();
     }
 }
