@@ -1,0 +1,162 @@
+package io.tas.proof;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tas.api.Admin;
+import io.tas.proof.SimWorld.Acct;
+import io.tas.proof.SimWorld.Contract;
+import io.tas.support.ApiClient;
+import io.tas.support.ApiClient.Reply;
+
+import java.math.BigDecimal;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The invariants of issue 12 item 1, read from outside through the admin API and the public reads:
+ * conservation per coin (GET /admin/v1/ledger/check: every balance equals its journal, every transaction sums to zero
+ * per coin, D18), no negative available balance without a debt that covers it, settings consistent with positions (an
+ * open position has the account's hold mode, D44/D51, and its contract's configured margin mode and leverage, D46),
+ * and every acknowledged record readable.
+ */
+final class SimInvariants {
+    private static final long DAY = 86_400_000L;
+    private final Admin admin;
+    private final Map<Acct, ApiClient> clients;
+    private final SimModel model;
+    private final Transcript transcript;
+    private long checks;
+
+    SimInvariants(Admin admin, Map<Acct, ApiClient> clients, SimModel model, Transcript transcript) {
+        this.admin = admin;
+        this.clients = clients;
+        this.model = model;
+        this.transcript = transcript;
+    }
+
+    long count() { return checks; }
+
+    /** After every step: the ledger's double entry holds and no balance is negative. */
+    void conservation(String where) {
+        Reply r = admin.get("/admin/v1/ledger/check");
+        checks++;
+        if (!r.data().path("ok").asBoolean()) throw new AssertionError(where + ": ledger not conserved: " + r.raw());
+    }
+
+    /** Every FULL_CHECK_EVERY steps and at the end of a seed. */
+    void full(String where) {
+        conservation(where);
+        for (Acct a : SimWorld.ALL) {
+            balances(where, a);
+            if (a.unified()) settingsMatchPositions(where, a);
+        }
+        recordsReadable(where, 5);
+    }
+
+    /** After a step: the balances of the accounts it touched, and their settings against their positions. */
+    void accounts(String where, java.util.Collection<Acct> touched) {
+        for (Acct a : touched) {
+            balances(where, a);
+            if (a.unified()) settingsMatchPositions(where, a);
+        }
+    }
+
+    private void balances(String where, Acct a) {
+        for (JsonNode b : admin.get("/admin/v1/accounts/" + a.uid() + "/balances").data()) {
+            BigDecimal available = new BigDecimal(b.get("available").asText());
+            BigDecimal frozen = new BigDecimal(b.get("frozen").asText());
+            BigDecimal debt = new BigDecimal(b.get("debt").asText());
+            checks++;
+            if (frozen.signum() < 0 || debt.signum() < 0 || available.add(debt).signum() < 0) {
+                throw new AssertionError(where + ": " + a.name() + " balance negative beyond its debt: " + b);
+            }
+        }
+    }
+
+    private void settingsMatchPositions(String where, Acct a) {
+        Reply s = clients.get(a).get("/api/v3/account/settings");
+        if (s.code().equals("40084")) return; // switched to classic: no unified settings to compare with
+        if (!s.code().equals("00000")) throw new AssertionError(where + ": settings of " + a.name() + " unreadable: " + s.raw());
+        JsonNode settings = s.data();
+        for (JsonNode p : admin.get("/admin/v1/accounts/" + a.uid() + "/positions").data()) {
+            checks++;
+            String what = where + ": " + a.name() + " position " + transcript.normalise(p.toString()) + " vs settings " + settings;
+            if (!p.get("posMode").asText().equals(settings.get("holdMode").asText())) throw new AssertionError(what + ": hold mode differs");
+            Contract c = SimWorld.CONTRACTS.stream().filter(x -> x.category().equals(p.get("category").asText())
+                    && x.symbol().equals(p.get("symbol").asText())).findFirst().orElseThrow();
+            JsonNode config = symbolConfig(settings, c);
+            String mode = config == null ? "crossed" : config.get("marginMode").asText();
+            BigDecimal leverage = config == null ? BigDecimal.TEN
+                    : new BigDecimal(config.get(mode.equals("isolated") && p.get("holdSide").asText().equals("short") ? "shortLeverage" : "longLeverage").asText());
+            if (!p.get("marginMode").asText().equals(mode)) throw new AssertionError(what + ": margin mode differs");
+            if (new BigDecimal(p.get("leverage").asText()).compareTo(leverage) != 0) throw new AssertionError(what + ": leverage differs");
+        }
+    }
+
+    /** The symbolConfigList item of a contract (§2.3), or null when the account never configured it. */
+    static JsonNode symbolConfig(JsonNode settings, Contract c) {
+        for (JsonNode x : settings.path("symbolConfigList")) {
+            if (x.get("category").asText().equalsIgnoreCase(c.category()) && x.get("symbol").asText().equals(c.symbol())) return x;
+        }
+        return null;
+    }
+
+    /** The last `last` acknowledged records of each kind are read back (all of them: Integer.MAX_VALUE). */
+    void recordsReadable(String where, int last) {
+        for (var e : model.realityOrders.entrySet()) {
+            JsonNode listed = admin.get("/admin/v1/accounts/" + e.getKey().uid() + "/reality-orders").data(); // newest 100
+            List<String> acked = e.getValue();
+            for (String id : tail(acked, Math.min(last, 100))) {
+                checks++;
+                boolean found = false;
+                for (JsonNode o : listed) found |= o.get("orderId").asText().equals(id);
+                if (!found) throw new AssertionError(where + ": acknowledged Reality order " + id + " of " + e.getKey().name() + " not listed");
+            }
+        }
+        String window = "&startTime=" + (Simulation.START_MILLIS - DAY) + "&endTime=" + (model.now() + DAY);
+        for (SimModel.Ack f : tail(model.fills, last)) {
+            readable(where, "fill", f, "/api/v2/spot/trade/fills?orderId=" + f.id() + window, "tradeId");
+        }
+        for (SimModel.Ack w : tail(model.withdrawals, last)) {
+            readable(where, "withdrawal", w, "/api/v2/spot/wallet/withdrawal-records?orderId=" + w.id() + window, "orderId");
+        }
+        for (SimModel.Ack d : tail(model.depositRecords, last)) {
+            readable(where, "deposit record", d, "/api/v3/account/deposit-records?orderId=" + d.id() + window, "orderId");
+        }
+    }
+
+    private void readable(String where, String kind, SimModel.Ack ack, String target, String idField) {
+        Reply r = clients.get(ack.owner()).get(target);
+        checks++;
+        if (r.code().equals("40084") && ack.owner().unified()) return; // the owner switched to classic: v3 rows are closed to it
+        boolean found = false;
+        for (JsonNode x : r.data()) found |= x.path(idField).asText().equals(ack.id()) || x.path("orderId").asText().equals(ack.id());
+        if (!found) {
+            String all = clients.get(ack.owner()).get(target.replaceFirst("orderId=[0-9]+&?", "limit=100&")).raw();
+            throw new AssertionError(where + ": acknowledged " + kind + " " + ack.id() + " of " + ack.owner().name() + " not readable: "
+                    + r.raw() + "; without the orderId: " + all);
+        }
+    }
+
+    private static <T> List<T> tail(List<T> xs, int n) { return xs.subList(Math.max(0, xs.size() - n), xs.size()); }
+
+    /**
+     * The state hash of the simulation: SHA-256 over every account's balances, open positions, Reality orders and
+     * settings as the admin and public reads show them, IDs by index, plus each table's row count from the service's
+     * own GET /admin/v1/state-hash. (The service's hash itself is not comparable across runs: it covers minted IDs and
+     * the API keys' encrypted secrets, whose nonces are random.)
+     */
+    String stateHash() {
+        StringBuilder b = new StringBuilder();
+        for (Acct a : SimWorld.ALL) {
+            b.append(a.name()).append('\n');
+            b.append(admin.get("/admin/v1/accounts/" + a.uid()).data()).append('\n');
+            b.append(admin.get("/admin/v1/accounts/" + a.uid() + "/balances").data()).append('\n');
+            b.append(admin.get("/admin/v1/accounts/" + a.uid() + "/positions").data()).append('\n');
+            b.append(admin.get("/admin/v1/accounts/" + a.uid() + "/reality-orders").data()).append('\n');
+            if (a.unified()) b.append(clients.get(a).get("/api/v3/account/settings").body().path("data")).append('\n');
+        }
+        admin.get("/admin/v1/state-hash").data().get("tables").properties()
+                .forEach(t -> b.append(t.getKey()).append(':').append(t.getValue().get("rows").asText()).append('\n'));
+        return Transcript.sha256(transcript.normalise(b.toString()));
+    }
+}

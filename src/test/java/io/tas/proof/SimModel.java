@@ -1,0 +1,38 @@
+package io.tas.proof;
+
+import io.tas.proof.SimWorld.Acct;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** What one seed's run has been told so far: acknowledged records to read back, prices, IDs handed out. */
+final class SimModel {
+    /** A record the service acknowledged: whose, and its ID. */
+    record Ack(Acct owner, String id) {}
+
+    private final java.time.Clock clock;
+    int step;
+    int clientOids;
+    long recordIds;
+    BigDecimal realityMid = new BigDecimal("200.25");
+    final Map<String, BigDecimal> mark = new HashMap<>(Map.of("BTCUSDT", new BigDecimal("95000"),
+            "ETHUSDT", new BigDecimal("3500"), "BTCUSD", new BigDecimal("95000")));
+    /** Acknowledged Reality orders per account, in order of placement. */
+    final Map<Acct, List<String>> realityOrders = new LinkedHashMap<>();
+    /** Acknowledged ledger bodies per admin operation (a retry repeats one). */
+    final Map<String, List<String>> ledgerBodies = new HashMap<>();
+    /** The accounts the current step changed settings or positions of: checked right after it. */
+    final java.util.Set<Acct> touched = new java.util.LinkedHashSet<>();
+    final List<Ack> fills = new ArrayList<>();
+    final List<Ack> withdrawals = new ArrayList<>();
+    /** Deposit records: an admin deposit to a unified account leaves one with the transaction's ID (D79), a feed's its orderId. */
+    final List<Ack> depositRecords = new ArrayList<>();
+
+    SimModel(java.time.Clock clock) { this.clock = clock; }
+
+    long now() { return clock.millis(); }
+}
