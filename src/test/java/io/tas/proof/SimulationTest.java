@@ -91,7 +91,7 @@ class SimulationTest {
         outcomes.forEach((op, n) -> mix.append(' ').append(op).append('=').append(n[0]).append('/').append(n[0] + n[1]));
         StringBuilder cost = new StringBuilder();
         outcomes.forEach((op, n) -> cost.append(' ').append(op).append('=').append(String.format("%.2f", n[2] / 1e6 / (n[0] + n[1]))));
-        System.out.printf("PROOF simulation %s: %d seeds x %d ops, %d invariant checks, 0 violations, %.1f s; accepted/sent:%s%n",
+        io.tas.support.Proof.figure("simulation %s: %d seeds x %d ops, %d invariant checks, 0 violations, %.1f s; accepted/sent:%s%n",
                 kind, seeds, OPS, checks, secs, mix);
         System.out.printf("PROOF simulation %s timing: operations %.1f s, per-step checks %.1f s, full checks %.1f s%n", kind,
                 sim.nanos[0] / 1e9, sim.nanos[1] / 1e9, sim.nanos[2] / 1e9);
@@ -132,7 +132,7 @@ class SimulationTest {
         assertThat(second.stateHash()).isEqualTo(first.stateHash());
         Simulation.Result other = sim.run(FIRST_SEED + 1, Math.min(OPS, 1_000));
         assertThat(other.transcriptHash()).as("another seed is another run").isNotEqualTo(first.transcriptHash());
-        System.out.println("PROOF simulation replay " + kind + ": seed=" + FIRST_SEED + " ops=" + first.ops()
+        io.tas.support.Proof.print("simulation replay " + kind + ": seed=" + FIRST_SEED + " ops=" + first.ops()
                 + " replayed byte-identical (transcript=" + first.transcriptHash() + " state=" + first.stateHash() + ")");
     }
 }
