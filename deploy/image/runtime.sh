@@ -4,8 +4,10 @@
 # and the few files a JVM wants (/etc/passwd for the non-root user, /tmp, /data). Jib adds this tree to a `scratch`
 # base as one layer, so no base image is pulled from a registry. Usage: runtime.sh JAVA_HOME OUTPUT_DIR
 set -euo pipefail
-jdk="$1"
-out="$2"
+jdk="${1:?usage: runtime.sh JAVA_HOME OUTPUT_DIR}"
+out="${2:?usage: runtime.sh JAVA_HOME OUTPUT_DIR}"
+# Never the build host's own root: the script writes etc/passwd and opt/java under it.
+case "$out" in /|/.|//) echo "runtime.sh: refusing to write into /" >&2; exit 2 ;; esac
 # Modules: `jdeps --print-module-deps` over target/tas.jar and target/libs (java.desktop is java.beans for jOOQ; no
 # AWT is loaded), plus java.logging (jul-to-slf4j) and jdk.zipfs.
 modules=java.base,java.compiler,java.desktop,java.logging,java.naming,java.net.http,java.security.jgss,java.sql,jdk.jfr,jdk.management,jdk.unsupported,jdk.zipfs

@@ -57,7 +57,7 @@ public enum ErrorCode {
     // bitget-api's API_ERROR_CODE.INSUFFICIENT_BALANCE_V3; the message is ours.
     INSUFFICIENT_BALANCE("25202", "Insufficient balance", 400),
 
-    // --- server side: the only 5xx; the body never carries a stack trace
+    // --- server side: a failure of ours, answered with HTTP 400 like the platform (D93); never a stack trace
     SYSTEM_ERROR("40015", "System is abnormal, please try again later", 400); // wire facts: 400, like every code
 
     private final String code;

@@ -296,13 +296,15 @@ public final class RequestPipeline {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         } finally {
-            timer(ep, status).record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
+            timer(ep, status, code).record(System.nanoTime() - started, java.util.concurrent.TimeUnit.NANOSECONDS);
         }
     }
 
     /** The row's latency Timer for this status class, registered on the row's first answer of that class. */
-    private io.micrometer.core.instrument.Timer timer(Endpoint ep, int status) {
-        int outcome = status < 400 ? 0 : status < 500 ? 1 : 2;
+    private io.micrometer.core.instrument.Timer timer(Endpoint ep, int status, String code) {
+        // "5xx" is a server failure: 40015 goes out with HTTP 400 like the platform's (D93), but it is no client's mistake.
+        boolean serverFailure = status >= 500 || ErrorCode.SYSTEM_ERROR.code().equals(code);
+        int outcome = serverFailure ? 2 : status < 400 ? 0 : 1;
         int i = (ep == null ? ROWS : ep.ordinal()) * OUTCOMES.length + outcome;
         io.micrometer.core.instrument.Timer t = timers.get(i);
         if (t == null) {

@@ -54,7 +54,8 @@ public final class DatabaseErrors {
     /** The kind of a database failure anywhere in the cause chain, or null when the failure is not one. */
     public static Kind kind(Throwable failure) {
         Kind fallback = null;
-        for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
+        int depth = 0; // a cause cycle longer than one must not hang the request thread
+        for (Throwable t = failure; t != null && depth++ < 32; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof SQLTimeoutException || t instanceof SQLTransientConnectionException) return Kind.TIMEOUT;
             if (t instanceof SQLNonTransientConnectionException) return Kind.CONNECTION;
             Kind byState = t instanceof SQLException s && s.getSQLState() != null ? byState(s.getSQLState()) : null;

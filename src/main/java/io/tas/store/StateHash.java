@@ -1,11 +1,13 @@
 package io.tas.store;
 
 import io.tas.store.generated.DefaultSchema;
+import org.jooq.Cursor;
 import org.jooq.DSLContext;
 import org.jooq.Field;
 import org.jooq.Record;
 import org.jooq.SortField;
 import org.jooq.Table;
+import org.jooq.impl.DSL;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
@@ -35,23 +37,42 @@ public final class StateHash {
 
     private StateHash() {}
 
+    /** One snapshot (a read-only REPEATABLE READ transaction), rows streamed, so a large table is never held at once. */
     public static Result of(Database db) {
-        return db.read(StateHash::of);
+        return db.read(session -> session.connectionResult(c -> {
+            boolean autoCommit = c.getAutoCommit();
+            int isolation = c.getTransactionIsolation();
+            c.setAutoCommit(false);
+            c.setTransactionIsolation(java.sql.Connection.TRANSACTION_REPEATABLE_READ);
+            try {
+                Result r = of(DSL.using(c, session.dialect(), session.settings()));
+                c.commit();
+                return r;
+            } catch (RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setTransactionIsolation(isolation);
+                c.setAutoCommit(autoCommit);
+            }
+        }));
     }
 
     static Result of(DSLContext dsl) {
         MessageDigest all = sha256();
         Map<String, TableHash> tables = new LinkedHashMap<>();
         List<Table<?>> sorted = new ArrayList<>(DefaultSchema.DEFAULT_SCHEMA.getTables());
-        sorted.sort(Comparator.comparing(t -> t.getName().toLowerCase()));
+        sorted.sort(Comparator.comparing(t -> t.getName().toLowerCase(java.util.Locale.ROOT)));
         for (Table<?> t : sorted) {
-            String name = t.getName().toLowerCase();
+            String name = t.getName().toLowerCase(java.util.Locale.ROOT);
             if (NODE_BOOKKEEPING.contains(name)) continue;
             MessageDigest one = sha256();
             long rows = 0;
-            for (Record r : dsl.selectFrom(t).orderBy(order(t)).fetch()) {
-                one.update(line(r).getBytes(StandardCharsets.UTF_8));
-                rows++;
+            try (Cursor<? extends Record> cursor = dsl.selectFrom(t).orderBy(order(t)).fetchSize(1_000).fetchLazy()) {
+                for (Record r : cursor) {
+                    one.update(line(r).getBytes(StandardCharsets.UTF_8));
+                    rows++;
+                }
             }
             String hash = HexFormat.of().formatHex(one.digest());
             tables.put(name, new TableHash(rows, hash));

@@ -17,6 +17,7 @@ class StateHashApiTest extends SharedServerTest {
     @Test
     void aDepositChangesTheHashAndOnlyTheLedgersTables() {
         admin.fundedAccount("hash-a-" + kind, "USDT", "10");
+        admin.settleJobs(); // D96: no other test's switch job may land between the two hashes
         JsonNode before = admin.get("/admin/v1/state-hash").data();
         assertThat(admin.stateHash()).as("reads change nothing").isEqualTo(before.get("hash").asText());
 
@@ -34,6 +35,7 @@ class StateHashApiTest extends SharedServerTest {
     void aRefusedRequestLeavesTheHash() {
         var creds = admin.fundedAccount("hash-b-" + kind, "USDT", "10");
         ApiClient client = server.client(creds);
+        admin.settleJobs();
         String before = admin.stateHash();
         // No such coin in the account: refused, nothing converted.
         assertThat(client.post("/api/v3/convert/small-assets-trade", "{\"fromCoinList\":[\"NOPE\"]}").code()).isNotEqualTo("00000");

@@ -48,7 +48,10 @@ class MixedCrashIT {
         Admin admin = new Admin(adminUrl);
         long started = System.nanoTime();
         int acknowledged = 0, present = 0, absent = 0, switchDone = 0;
+        // Every process this test starts, so that none outlives a failed assertion (it would hold the ports and database).
+        List<Process> started = new ArrayList<>();
         Process server = start(url, port, adminPort, dir.resolve("start.log").toFile());
+        started.add(server);
         try {
             for (int run = 0; run < RUNS; run++) {
                 MixedLoad load = new MixedLoad("crash-" + kind + "-" + run + "-" + seed, 900_000_000L + run * 1_000_000L);
@@ -69,19 +72,24 @@ class MixedCrashIT {
                 pause(killAt);
                 server.destroyForcibly(); // SIGKILL: no shutdown hook, no flush
                 assertThat(server.waitFor(10, TimeUnit.SECONDS)).isTrue();
-                for (Thread t : clients) t.join(30_000);
+                for (Thread t : clients) {
+                    t.join(30_000);
+                    assertThat(t.isAlive()).as("a client still sending after the kill").isFalse();
+                }
                 String at = "run " + run + " (seed " + seed + ", kill " + killAt + " ms after " + WARM + " successes, switch job at " + switchAt + " ms)";
                 assertThat(load.failures).as(at + ": replies other than success").isEmpty();
 
                 // Recovery is stable: what the restarted node shows once the jobs that were due ran (the killed node's
                 // among them) is what a second, clean restart shows.
                 Process recovered = start(url, port, adminPort, dir.resolve("run" + run + "-recovered.log").toFile());
+                started.add(recovered);
                 if (load.switchStatus(base).equals("success")) switchDone++;
                 settle(admin);
                 String recoveredHash = admin.stateHash();
                 recovered.destroy(); // SIGTERM: a clean stop
                 assertThat(recovered.waitFor(30, TimeUnit.SECONDS)).isTrue();
                 server = start(url, port, adminPort, dir.resolve("run" + run + "-restarted.log").toFile());
+                started.add(server);
                 settle(admin);
                 assertThat(admin.stateHash()).as(at + ": state hash after a second, clean restart").isEqualTo(recoveredHash);
 
@@ -100,7 +108,7 @@ class MixedCrashIT {
                         + inFlight.present() + " whole, " + inFlight.absent() + " absent");
             }
         } finally {
-            server.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            for (Process p : started) p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             if (db != null) db.close();
         }
         io.tas.support.Proof.print("crash " + kind + ": runs=" + RUNS + " acknowledged=" + acknowledged + " lost=0 partial=0 conserved switch-exactly-once"
