@@ -179,6 +179,7 @@ public final class RequestPipeline {
             byte[] bytes = in.readNBytes(maxBodyBytes + 1);
             if (bytes.length > maxBodyBytes) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "request body larger than " + maxBodyBytes + " bytes");
             in.transferTo(java.io.OutputStream.nullOutputStream());
+            SlowClients.bodyRead(); // TAS_REQUEST_READ_TIMEOUT_MS bounds the client's sending, not our work
             return bytes;
         } catch (IOException e) {
             throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "unreadable request body");
