@@ -34,7 +34,7 @@ public final class ServerProcess {
         pb.environment().put("TAS_ADMIN_TOKEN", TestServer.ADMIN_TOKEN);
         // The tests' own settings, whatever the shell that runs the build has set.
         for (String v : new String[]{"TAS_REDIS_URL", "TAS_SHUTDOWN_GRACE_MS", "TAS_SHUTDOWN_DELAY_MS", "TAS_DB_USER", "TAS_DB_PASSWORD",
-                "TAS_REQUEST_READ_TIMEOUT_MS", "TAS_IDLE_CONNECTION_TIMEOUT_MS"}) {
+                "TAS_REQUEST_READ_TIMEOUT_MS", "TAS_IDLE_CONNECTION_TIMEOUT_MS", "TAS_HOST", "TAS_ADMIN_HOST", "TAS_MASTER_KEY"}) {
             pb.environment().remove(v);
         }
         pb.environment().putAll(env);
