@@ -31,6 +31,7 @@ import io.tas.config.Config;
 import io.tas.http.RequestPipeline;
 import io.tas.http.TrustedProxies;
 import io.tas.http.Routes;
+import io.tas.http.SlowClients;
 import io.tas.jobs.Jobs;
 import io.tas.jobs.JobsConfig;
 import io.tas.market.MarketRoutes;
@@ -101,6 +102,8 @@ public final class App implements AutoCloseable {
     private final RateLimiter limiter;
     /** The JVM GC metrics binder (listens to GC notifications until closed). */
     private JvmGcMetrics gc;
+    /** The request-read deadline's sweeper (issue 12 item 8). */
+    private SlowClients slowClients;
 
     private App(Database db, NodeLease lease, ChangeFeed changes, Jobs jobs, WebServer server, Provisioning provisioning, Routes routes,
                 Services services, RealityPriceFeed priceFeed, Health health, Duration shutdownDelay, RateLimiter limiter) {
@@ -200,6 +203,14 @@ public final class App implements AutoCloseable {
             Health health = new Health(db, limiter::redisReady);
             Health.Settings lifecycle = Health.Settings.fromEnv(System.getenv());
             Duration grace = lifecycle.shutdownGrace();
+            // Issue 12 item 8: a request's headers and body must arrive within TAS_REQUEST_READ_TIMEOUT_MS, and a
+            // connection idle for TAS_IDLE_CONNECTION_TIMEOUT_MS is closed (D89).
+            SlowClients.Settings slow = SlowClients.Settings.fromEnv(System.getenv());
+            SlowClients slowClients = new SlowClients(slow.requestReadTimeout());
+            opened.push(slowClients);
+            FunctionCounter.builder("tas_slow_client_closes_total", slowClients, SlowClients::closedConnections)
+                    .description("connections closed because a request's headers or body took longer than TAS_REQUEST_READ_TIMEOUT_MS")
+                    .register(metrics);
             WebServer server = WebServer.builder()
                     .host(config.host())
                     .port(config.port())
@@ -214,8 +225,14 @@ public final class App implements AutoCloseable {
                     // Nagle's algorithm held the tail of larger answers (a page of 100 fills, about 36 KB) until the
                     // client's delayed ACK, about 40 ms a page (docs/benchmarks.md, issue 9): answers go out at once.
                     .connectionOptions(o -> o.tcpNoDelay(true))
+                    .addProtocol(slowClients.http1())
+                    .idleConnectionTimeout(slow.idleConnectionTimeout())
+                    .idleConnectionPeriod(slow.idleConnectionPeriod())
+                    // The admin listener (loopback by default) takes seeds of up to TAS_SEED_MAX_BYTES: no read deadline.
                     .putSocket("admin", s -> s.host(config.adminHost()).port(config.adminPort())
                             .connectionOptions(o -> o.tcpNoDelay(true))
+                            .idleConnectionTimeout(slow.idleConnectionTimeout())
+                            .idleConnectionPeriod(slow.idleConnectionPeriod())
                             .shutdownGracePeriod(grace)
                             .routing(HttpRouting.builder().update(admin::register)))
                     .shutdownHook(false)
@@ -233,6 +250,7 @@ public final class App implements AutoCloseable {
             App app = new App(db, lease, changes, jobs, server, provisioning, routes, new Services(ledger, conversion, positions, loans, maxWithdrawal, ids, accounts),
                     priceFeed, health, lifecycle.shutdownDelay(), limiter);
             app.gc = gc;
+            app.slowClients = slowClients;
             return app;
         } catch (RuntimeException e) {
             while (!opened.isEmpty()) {
@@ -328,6 +346,7 @@ public final class App implements AutoCloseable {
         RealityConfig.fromEnv(env, sandbox);
         RealityPriceFeed.Settings.fromEnv(env);
         Health.Settings.fromEnv(env);
+        SlowClients.Settings.fromEnv(env);
         logFormat(env);
     }
 
@@ -366,7 +385,7 @@ public final class App implements AutoCloseable {
                 limiter::close, // the Redis connection, if any: no request needs it any more
                 jobs::close, // running jobs finish (or are given up) while the database is still open
                 services.ledger()::close, services.accounts()::close, changes::close, lease::close, db::close,
-                () -> { if (gc != null) gc.close(); });
+                () -> { if (gc != null) gc.close(); }, () -> { if (slowClients != null) slowClients.close(); });
     }
 
 }

@@ -40,6 +40,8 @@ public record Config(
     /** Sandbox-only admin token; published in the README, refused outside a sandbox. */
     public static final String DEMO_ADMIN_TOKEN = "tas-demo-admin-token";
     public static final int MIN_ADMIN_TOKEN_LENGTH = 16;
+    /** The widest ACCESS-TIMESTAMP window outside a sandbox: the platform's ±30 s (wire facts). */
+    public static final long MAX_LIVE_TIMESTAMP_WINDOW_MS = 30_000;
 
     /** A configuration the service must not start with; the message says what to set. */
     public static final class Invalid extends IllegalArgumentException {
@@ -101,6 +103,11 @@ public record Config(
         } else if (!sandbox && DEMO_MASTER_KEY.equals(masterKey)) {
             out.add("TAS_MASTER_KEY is the published demo key: set a secret of your own (and keep it: API secrets stored under one "
                     + "master key cannot be read under another), or pass --sandbox (TAS_SANDBOX=on) to run a sandbox");
+        }
+        // Wire facts: ACCESS-TIMESTAMP within 30 s. A wider window lets a captured request be replayed for longer, so it
+        // is a sandbox's only (bench/run replays requests signed once with it, issue 12 item 10).
+        if (!sandbox && timestampWindow.toMillis() > MAX_LIVE_TIMESTAMP_WINDOW_MS) {
+            out.add("TAS_TIMESTAMP_WINDOW_MS above " + MAX_LIVE_TIMESTAMP_WINDOW_MS + " is for a sandbox only (pass --sandbox, TAS_SANDBOX=on)");
         }
         if (adminMaxBodyBytes <= 0) out.add("TAS_ADMIN_MAX_BODY_BYTES must be positive");
         if (seedMaxBytes <= 0) out.add("TAS_SEED_MAX_BYTES must be positive");

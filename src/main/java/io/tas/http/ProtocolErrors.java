@@ -29,12 +29,18 @@ public final class ProtocolErrors implements DirectHandler {
         return b.build();
     }
 
+    /** Why, from what Helidon tells a direct handler (no cause for a refused head: oversized and malformed look alike). */
+    private static String why(EventType eventType, Status defaultStatus) {
+        if (eventType == EventType.PAYLOAD_TOO_LARGE || defaultStatus.code() == 413) return "request body too large";
+        if (defaultStatus.code() == 414) return "request line too long";
+        return "malformed HTTP request (or headers larger than " + SlowClients.MAX_HEADERS_SIZE + " bytes)";
+    }
+
     @Override
     public TransportResponse handle(TransportRequest request, EventType eventType, Status defaultStatus,
                                     ServerResponseHeaders headers, String message) {
         ErrorCode code = eventType == EventType.INTERNAL_ERROR ? ErrorCode.SYSTEM_ERROR : ErrorCode.PARAM_VERIFICATION_FAILED;
-        String msg = code == ErrorCode.SYSTEM_ERROR ? code.message()
-                : eventType == EventType.PAYLOAD_TOO_LARGE ? code.message("request body too large") : code.message("malformed HTTP request");
+        String msg = code == ErrorCode.SYSTEM_ERROR ? code.message() : code.message(why(eventType, defaultStatus));
         byte[] body;
         try {
             body = Json.MAPPER.writeValueAsBytes(new Envelope(code.code(), msg, clock.millis(), null));

@@ -216,6 +216,7 @@ public final class RequestPipeline {
         try (InputStream in = req.content().inputStream()) {
             bytes = in.readNBytes(maxBodyBytes + 1);
             if (bytes.length <= maxBodyBytes) in.transferTo(java.io.OutputStream.nullOutputStream());
+            SlowClients.bodyRead(); // TAS_REQUEST_READ_TIMEOUT_MS bounds the client's sending, not our work
         } catch (IOException | RuntimeException e) {
             // A broken framing (say, a chunk size that is not hex) surfaces here as Helidon's runtime exception:
             // the client's fault, so 40017, not a 5xx (issue 12 fuzz, FuzzProofTest).

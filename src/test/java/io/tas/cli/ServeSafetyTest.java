@@ -95,6 +95,15 @@ class ServeSafetyTest {
     }
 
     @Test
+    void aTimestampWindowWiderThanThirtySecondsIsForASandboxOnlyAndSlowClientSettingsAreChecked() throws Exception {
+        // Issue 12 item 10: bench/run replays requests signed once, under a wide window a live service must not have.
+        assertThat(refused(tas(Map.of("TAS_ADMIN_TOKEN", GOOD_TOKEN, "TAS_MASTER_KEY", GOOD_MASTER_KEY, "TAS_TIMESTAMP_WINDOW_MS", "30001"), serve())))
+                .contains("TAS_TIMESTAMP_WINDOW_MS above 30000 is for a sandbox only");
+        assertThat(refused(tas(Map.of("TAS_ADMIN_TOKEN", GOOD_TOKEN, "TAS_MASTER_KEY", GOOD_MASTER_KEY, "TAS_REQUEST_READ_TIMEOUT_MS", "10"), serve())))
+                .contains("TAS_REQUEST_READ_TIMEOUT_MS must be 100..3600000 ms, got 10");
+    }
+
+    @Test
     void anAdminTokenShorterThanSixteenCharactersIsRefused() throws Exception {
         assertThat(refused(tas(Map.of("TAS_ADMIN_TOKEN", "fifteen-chars-x", "TAS_MASTER_KEY", GOOD_MASTER_KEY), serve())))
                 .contains("TAS_ADMIN_TOKEN must be at least 16 characters besides blanks (it has 15)");

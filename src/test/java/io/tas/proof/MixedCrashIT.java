@@ -49,9 +49,9 @@ class MixedCrashIT {
         long started = System.nanoTime();
         int acknowledged = 0, present = 0, absent = 0, switchDone = 0;
         // Every process this test starts, so that none outlives a failed assertion (it would hold the ports and database).
-        List<Process> started = new ArrayList<>();
+        List<Process> processes = new ArrayList<>();
         Process server = start(url, port, adminPort, dir.resolve("start.log").toFile());
-        started.add(server);
+        processes.add(server);
         try {
             for (int run = 0; run < RUNS; run++) {
                 MixedLoad load = new MixedLoad("crash-" + kind + "-" + run + "-" + seed, 900_000_000L + run * 1_000_000L);
@@ -82,14 +82,14 @@ class MixedCrashIT {
                 // Recovery is stable: what the restarted node shows once the jobs that were due ran (the killed node's
                 // among them) is what a second, clean restart shows.
                 Process recovered = start(url, port, adminPort, dir.resolve("run" + run + "-recovered.log").toFile());
-                started.add(recovered);
+                processes.add(recovered);
                 if (load.switchStatus(base).equals("success")) switchDone++;
                 settle(admin);
                 String recoveredHash = admin.stateHash();
                 recovered.destroy(); // SIGTERM: a clean stop
                 assertThat(recovered.waitFor(30, TimeUnit.SECONDS)).isTrue();
                 server = start(url, port, adminPort, dir.resolve("run" + run + "-restarted.log").toFile());
-                started.add(server);
+                processes.add(server);
                 settle(admin);
                 assertThat(admin.stateHash()).as(at + ": state hash after a second, clean restart").isEqualTo(recoveredHash);
 
@@ -108,7 +108,7 @@ class MixedCrashIT {
                         + inFlight.present() + " whole, " + inFlight.absent() + " absent");
             }
         } finally {
-            for (Process p : started) p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            for (Process p : processes) p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             if (db != null) db.close();
         }
         io.tas.support.Proof.print("crash " + kind + ": runs=" + RUNS + " acknowledged=" + acknowledged + " lost=0 partial=0 conserved switch-exactly-once"

@@ -7,6 +7,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 
 /** The built service (target/tas.jar) as a separate process, for the crash and shutdown tests (failsafe, after package). */
 public final class ServerProcess {
@@ -14,15 +17,27 @@ public final class ServerProcess {
 
     /** Starts `tas.jar serve` with the demo seed on the given database and waits until the API answers. */
     public static Process start(String url, int port, int adminPort, File log) throws IOException, InterruptedException {
+        return start(url, port, adminPort, log, Map.of(), "--seed", "demo");
+    }
+
+    /**
+     * Starts `tas.jar serve` on the given database with more environment (say, TAS_REQUEST_READ_TIMEOUT_MS) and these
+     * flags after the listener and database ones (say, --seed FILE), and waits until the API answers.
+     */
+    public static Process start(String url, int port, int adminPort, File log, Map<String, String> env, String... flags)
+            throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-jar", "target/tas.jar", "serve", "--port", Integer.toString(port),
-                "--admin-port", Integer.toString(adminPort), "--db-url", url, "--seed", "demo", "--rate-limits", "off", "--sandbox")
-                .redirectErrorStream(true).redirectOutput(log);
+        List<String> command = new ArrayList<>(List.of(java, "-jar", "target/tas.jar", "serve", "--port", Integer.toString(port),
+                "--admin-port", Integer.toString(adminPort), "--db-url", url, "--rate-limits", "off", "--sandbox"));
+        command.addAll(List.of(flags));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log);
         pb.environment().put("TAS_ADMIN_TOKEN", TestServer.ADMIN_TOKEN);
         // The tests' own settings, whatever the shell that runs the build has set.
-        for (String v : new String[]{"TAS_REDIS_URL", "TAS_SHUTDOWN_GRACE_MS", "TAS_SHUTDOWN_DELAY_MS", "TAS_DB_USER", "TAS_DB_PASSWORD", "TAS_PRICE_FEED", "TAS_JOBS_POLL_MS"}) {
+        for (String v : new String[]{"TAS_REDIS_URL", "TAS_SHUTDOWN_GRACE_MS", "TAS_SHUTDOWN_DELAY_MS", "TAS_DB_USER", "TAS_DB_PASSWORD", "TAS_PRICE_FEED",
+                "TAS_JOBS_POLL_MS", "TAS_REQUEST_READ_TIMEOUT_MS", "TAS_IDLE_CONNECTION_TIMEOUT_MS", "TAS_HOST", "TAS_ADMIN_HOST", "TAS_MASTER_KEY"}) {
             pb.environment().remove(v);
         }
+        pb.environment().putAll(env);
         Process p = pb.start();
         for (int i = 0; i < 1200; i++) {
             try {

@@ -93,7 +93,10 @@ final class LoadGen {
         if (connections < 1 || connections > 10_000) throw new IllegalArgumentException("--connections out of range");
         LoadGen g = new LoadGen(host, port, spec, creds, connections, requestTimeout, maxReconnects, expect);
         Measurement m = new Measurement(label, warmup, seconds, maxRequests);
+        RssSampler rss = RssSampler.start(serverPid); // over warm-up and window: the load's whole run
         Map<String, String> result = g.execute(m, transport, threads, serverPid, progressSeconds, auxName);
+        long rssMaxKb = rss.stop();
+        if (rssMaxKb > 0) result.put("server_rss_max_mb", Long.toString(rssMaxKb / 1024));
         m.write(result, auxName, resultFile);
         return Long.parseLong(result.get("ok")) > 0 ? 0 : 2;
     }

@@ -19,7 +19,9 @@ public final class Main {
               wrk            --port P [--path P] [--cursor-file F] [--credentials-file F | --api-key K ...]
                              [--connections 64] [--threads 2] [--warmup-seconds 20] [--seconds 10] [--label L]
                              [--result-file F] [--server-pid PID] [--aux-cpu-process NAME] [--work-dir D]
-                             (Debian's wrk over requests pre-signed per phase; each phase <= 28 s, the ±30 s window)
+                             [--timestamp-window-seconds 30]
+                             (Debian's wrk over requests pre-signed per phase; each phase <= the server's timestamp
+                              window less 2 s: 28 s for the live ±30 s, longer against a sandbox's wider window)
               fetch          --port P [--host H] [--path P] [--method M] [--body T] [--out F] [--expect 00000 ...]
                              [--credentials-file F | --api-key K ...]
               provision      --admin-port A --accounts N --out F [--admin-token T] [--permission uta_mgt ...]
@@ -34,6 +36,9 @@ public final class Main {
                              [--admin-token T] [--expect 00000 ...] [--label L] [--result-file F]
                              [--server-pid PID] [--aux-cpu-process postgres]
                              (generated spot fills through the admin batch endpoint; wall time and fills/s)
+              startup        --port P --cmd-file F [--times 5] [--timeout-seconds 120] [--path P] [--log F]
+                             [--result-file F]   (starts the server command of F (one argument per line) N times:
+                              process start to its first signed 200 "00000"; median, min, max)
               free-ports     [--count N]
               report         [--out F] [--header-file F] [--baseline netty-baseline] RESULT_FILE|missing:LABEL:REASON ...
             """;
@@ -54,6 +59,7 @@ public final class Main {
                 case "load" -> LoadGen.run(a);
                 case "wrk" -> WrkRun.run(a);
                 case "fetch" -> Fetch.run(a);
+                case "startup" -> Startup.run(a);
                 case "provision" -> Provision.run(a);
                 case "jdbc-loop" -> JdbcLoop.run(a);
                 case "ingest-fills" -> FillFeed.run(a);

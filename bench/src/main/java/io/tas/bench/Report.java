@@ -34,10 +34,11 @@ final class Report {
             }
             rows.add(props);
         }
-        double baseRps = -1;
+        double baseRps = -1, baseP99 = -1;
         for (Properties r : rows) {
             if (baselineLabel.equals(r.getProperty("label")) && r.getProperty("rps") != null) {
                 baseRps = Double.parseDouble(r.getProperty("rps"));
+                baseP99 = Double.parseDouble(r.getProperty("p99_ms"));
                 break;
             }
         }
@@ -48,12 +49,12 @@ final class Report {
             if (sb.length() > 0 && sb.charAt(sb.length() - 1) != '\n') sb.append('\n');
             sb.append('\n');
         }
-        String fmt = "%-16s %10s %9s %9s %9s %8s %8s %11s %8s %8s %8s %8s%n";
+        String fmt = "%-16s %10s %9s %9s %9s %8s %8s %11s %10s %8s %8s %8s %8s %7s%n";
         sb.append(String.format(Locale.ROOT, fmt, "target", "rps", "p50 ms", "p99 ms", "p99.9 ms", "p99/p50", "errors",
-                "vs baseline", "srv cpu", "db cpu", "load cpu", "oth cpu"));
+                "vs baseline", "p99 vs bl", "srv cpu", "db cpu", "load cpu", "oth cpu", "rss MB"));
         sb.append(String.format(Locale.ROOT, fmt, "-".repeat(16), "-".repeat(10), "-".repeat(9), "-".repeat(9),
-                "-".repeat(9), "-".repeat(8), "-".repeat(8), "-".repeat(11), "-".repeat(8), "-".repeat(8), "-".repeat(8),
-                "-".repeat(8)));
+                "-".repeat(9), "-".repeat(8), "-".repeat(8), "-".repeat(11), "-".repeat(10), "-".repeat(8), "-".repeat(8),
+                "-".repeat(8), "-".repeat(8), "-".repeat(7)));
         List<String> notes = new ArrayList<>();
         for (Properties r : rows) {
             String label = r.getProperty("label");
@@ -74,8 +75,10 @@ final class Report {
                     String.format(Locale.ROOT, "%,.0f", rps),
                     r.getProperty("p50_ms"), r.getProperty("p99_ms"), r.getProperty("p999_ms"), tail(r),
                     r.getProperty("errors"), ratio,
+                    baseP99 > 0 ? String.format(Locale.ROOT, "%.2fx", Double.parseDouble(r.getProperty("p99_ms")) / baseP99) : "n/a",
                     r.getProperty("server_cpu_cores"), r.getProperty("aux_cpu_cores", "n/a").replace("n/a", "-"),
-                    r.getProperty("loadgen_cpu_cores"), r.getProperty("other_cpu_cores", "n/a")));
+                    r.getProperty("loadgen_cpu_cores"), r.getProperty("other_cpu_cores", "n/a"),
+                    r.getProperty("server_rss_max_mb", "-")));
             if (!"0".equals(r.getProperty("errors"))) {
                 StringBuilder kinds = new StringBuilder();
                 for (String k : r.getProperty("error_kinds", "non200,bad_body,io_errors,timeouts,connect_errors").split(",")) {
@@ -107,7 +110,8 @@ final class Report {
             }
         }
         sb.append('\n');
-        sb.append("rps = successful responses (HTTP 200 and body contains \"00000\") per second of the measured window\n");
+        sb.append("rps = successful responses (HTTP 200 and body contains \"00000\"; with wrk: HTTP 2xx) per second of the measured window\n");
+        sb.append("p99 vs bl = p99 / the baseline's p99; rss MB = the server's largest VmRSS sampled during the load\n");
         sb.append("srv/db/load/oth cpu = CPU cores used during the measured window by the server JVM / the PostgreSQL processes /\n"
                 + "  the load-generator JVM / everything else but interrupts (other cpu > 0.15 = noisy run; irq = interrupt time)\n");
         for (Properties r : rows) {

@@ -1,0 +1,160 @@
+package io.tas.http;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.Headers;
+import io.helidon.http.HttpPrologue;
+import io.helidon.http.Status;
+import io.helidon.webserver.ConnectionContext;
+import io.helidon.webserver.http1.Http1Config;
+import io.helidon.webserver.http1.Http1ConnectionListener;
+import io.tas.config.Config;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongFieldUpdater;
+
+/**
+ * Bounds how long a client may take to send a request (slowloris; issue 12 item 8). Helidon closes a connection that
+ * has been idle since its last answer, also while a request line trickles in (idle-connection-timeout), but once the
+ * request line is in it reads headers and body for as long as bytes keep coming, one a second for hours, on NIO
+ * sockets that have no read timeout. So a clock starts when the request line has arrived and stops when the headers
+ * have (a request without a body), when the pipeline has read the body ({@link #bodyRead()}), or when an answer starts.
+ * A sweeper interrupts the connection's thread once its clock passes the limit, as Helidon's own idle close does:
+ * the blocked read ends and the socket is closed, with no answer (the client never finished asking).
+ */
+public final class SlowClients implements AutoCloseable {
+    /** TAS_REQUEST_READ_TIMEOUT_MS bounds headers and body; TAS_IDLE_CONNECTION_TIMEOUT_MS an idle keep-alive connection. */
+    public record Settings(Duration requestReadTimeout, Duration idleConnectionTimeout) {
+        public static Settings fromEnv(Map<String, String> env) {
+            return new Settings(millis(env, "TAS_REQUEST_READ_TIMEOUT_MS", 10_000), millis(env, "TAS_IDLE_CONNECTION_TIMEOUT_MS", 120_000));
+        }
+
+        /** How often Helidon looks for idle connections: a tenth of the timeout, within 1..30 s. */
+        public Duration idleConnectionPeriod() {
+            long ms = Math.clamp(idleConnectionTimeout.toMillis() / 10, 1_000L, 30_000L);
+            return Duration.ofMillis(ms);
+        }
+
+        private static Duration millis(Map<String, String> env, String name, long dflt) {
+            String v = env.getOrDefault(name, Long.toString(dflt));
+            long ms;
+            try {
+                ms = Long.parseLong(v.trim());
+            } catch (NumberFormatException e) {
+                throw new Config.Invalid(name + " must be a number of milliseconds, got " + v);
+            }
+            if (ms < 100 || ms > 3_600_000) throw new Config.Invalid(name + " must be 100..3600000 ms, got " + v);
+            return Duration.ofMillis(ms);
+        }
+    }
+
+    /** One connection's clock: 0 when stopped, else System.nanoTime() when it started; CLOSING once the sweeper acted. */
+    private static final class Deadline {
+        private static final AtomicLongFieldUpdater<Deadline> STARTED = AtomicLongFieldUpdater.newUpdater(Deadline.class, "started");
+        private static final long CLOSING = Long.MIN_VALUE;
+        final Thread thread = Thread.currentThread(); // Helidon serves a connection on one (virtual) thread
+        volatile long started;
+
+        void start() {
+            long now = System.nanoTime();
+            started = now == 0 || now == CLOSING ? 1 : now;
+        }
+
+        void stop() {
+            started = 0;
+        }
+    }
+
+    /** Helidon's default, stated here so the refusal can name it (ProtocolErrors). */
+    public static final int MAX_HEADERS_SIZE = 16_384;
+
+    private static final ThreadLocal<Deadline> CURRENT = new ThreadLocal<>();
+
+    private final Set<Deadline> connections = ConcurrentHashMap.newKeySet();
+    private final long limitNanos;
+    private final ScheduledExecutorService sweeper;
+    private final AtomicLong closedConnections = new AtomicLong();
+
+    public SlowClients(Duration requestReadTimeout) {
+        this.limitNanos = requestReadTimeout.toNanos();
+        long every = Math.clamp(requestReadTimeout.toMillis() / 10, 20L, 1_000L);
+        this.sweeper = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("tas-slow-clients").factory());
+        sweeper.scheduleWithFixedDelay(this::sweep, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    /** The pipeline has the whole body: what the handler does next is not the client's time. */
+    public static void bodyRead() {
+        Deadline d = CURRENT.get();
+        if (d != null) d.stop();
+    }
+
+    /** HTTP/1.1 with this guard listening (the API listener's protocol configuration). */
+    public Http1Config http1() {
+        return Http1Config.builder()
+                .maxHeadersSize(MAX_HEADERS_SIZE)
+                .addReceiveListener(new Http1ConnectionListener() {
+                    @Override
+                    public void prologue(ConnectionContext ctx, HttpPrologue prologue) {
+                        deadline().start();
+                    }
+
+                    @Override
+                    public void headers(ConnectionContext ctx, Headers headers) {
+                        if (!hasBody(headers)) deadline().stop();
+                    }
+                })
+                .addSendListener(new Http1ConnectionListener() {
+                    @Override
+                    public void status(ConnectionContext ctx, Status status) {
+                        bodyRead(); // an answer starts (say, a refusal before the body was read): the clock stops
+                    }
+                })
+                .build();
+    }
+
+    /** Connections closed because their request did not arrive in time (a metric). */
+    public long closedConnections() {
+        return closedConnections.get();
+    }
+
+    private Deadline deadline() {
+        Deadline d = CURRENT.get();
+        if (d == null) {
+            d = new Deadline();
+            CURRENT.set(d);
+            connections.add(d);
+        }
+        return d;
+    }
+
+    private static boolean hasBody(Headers headers) {
+        if (headers.contains(HeaderNames.TRANSFER_ENCODING)) return true;
+        return headers.first(HeaderNames.CONTENT_LENGTH).map(v -> !v.trim().equals("0")).orElse(false);
+    }
+
+    private void sweep() {
+        long now = System.nanoTime();
+        for (Deadline d : connections) {
+            if (!d.thread.isAlive()) {
+                connections.remove(d); // the connection is over
+                continue;
+            }
+            long started = d.started;
+            if (started != 0 && started != Deadline.CLOSING && now - started > limitNanos && Deadline.STARTED.compareAndSet(d, started, Deadline.CLOSING)) {
+                closedConnections.incrementAndGet();
+                d.thread.interrupt(); // ends the blocked read and closes the channel
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        sweeper.shutdownNow();
+    }
+}
