@@ -108,7 +108,7 @@ class ResourceLimitsIT {
             Arrays.sort(healthMs);
             long p99 = healthMs[(int) Math.ceil(HEALTH_CHECKS * 0.99) - 1];
             assertThat(p99).isLessThan(1_000);
-            System.out.printf("PROOF resource-limits: body=%s headers=%d slowloris-closed-after=%dms (slow body %dms; limit %dms) "
+            io.tas.support.Proof.figure("resource-limits: body=%s headers=%d slowloris-closed-after=%dms (slow body %dms; limit %dms) "
                             + "idle-connections=%d health-p99=%dms (max %dms, %d checks)%n",
                     body.code(), headers.status, headersClosedAfter, bodyClosedAfter, READ_TIMEOUT_MS, IDLE_CONNECTIONS, p99,
                     healthMs[HEALTH_CHECKS - 1], HEALTH_CHECKS);

@@ -126,7 +126,7 @@ class SecretsIT {
             assertThat(logText).contains("listening on"); // the log is the run's
             List<String> logged = leaks(logText, secrets, false);
             assertThat(logged).as("secrets in the log").isEmpty();
-            System.out.printf("PROOF secrets (%s): %d secrets/passphrases/tokens checked; api_key table: %d rows, 0 in plain/Base64/hex; "
+            io.tas.support.Proof.figure("secrets (%s): %d secrets/passphrases/tokens checked; api_key table: %d rows, 0 in plain/Base64/hex; "
                             + "log of the run (%d lines, %d signed calls ok, %d refused): 0 hits; admin listener default host %s%n",
                     kind, secrets.size(), rows.size(), logText.lines().count(), signedOk, refused, Config.fromEnv(Map.of()).adminHost());
         } finally {
@@ -140,7 +140,7 @@ class SecretsIT {
         Optional<InetAddress> other = NetworkInterface.networkInterfaces().filter(n -> !isLoopback(n))
                 .flatMap(NetworkInterface::inetAddresses).filter(a -> a instanceof Inet4Address && !a.isLoopbackAddress()).findFirst();
         if (other.isEmpty()) {
-            System.out.println("PROOF secrets: this machine has only loopback addresses; the admin refusal on another address is not checked");
+            io.tas.support.Proof.print("secrets: this machine has only loopback addresses; the admin refusal on another address is not checked");
             return;
         }
         try (Socket api = new Socket()) {
@@ -150,7 +150,7 @@ class SecretsIT {
             s.connect(new InetSocketAddress(other.get(), adminPort), 2_000);
             throw new AssertionError("the admin port answered on " + other.get());
         } catch (ConnectException refused) {
-            System.out.println("PROOF secrets: admin port refused on " + other.get().getHostAddress() + ", API port open there");
+            io.tas.support.Proof.print("secrets: admin port refused on " + other.get().getHostAddress() + ", API port open there");
         }
     }
 

@@ -83,7 +83,7 @@ class SimulationTest {
                 long[] sum = outcomes.computeIfAbsent(op, k -> new long[3]);
                 for (int i = 0; i < 3; i++) sum[i] += n[i];
             });
-            System.out.println("PROOF simulation " + kind + ": seed=" + seed + " ops=" + r.ops() + " transcript=" + r.transcriptHash()
+            System.out.println("simulation " + kind + ": seed=" + seed + " ops=" + r.ops() + " transcript=" + r.transcriptHash()
                     + " state=" + r.stateHash() + " (" + (System.nanoTime() - s0) / 1_000_000 + " ms)");
         }
         double secs = (System.nanoTime() - t0) / 1e9;
@@ -93,9 +93,9 @@ class SimulationTest {
         outcomes.forEach((op, n) -> cost.append(' ').append(op).append('=').append(String.format("%.2f", n[2] / 1e6 / (n[0] + n[1]))));
         io.tas.support.Proof.figure("simulation %s: %d seeds x %d ops, %d invariant checks, 0 violations, %.1f s; accepted/sent:%s%n",
                 kind, seeds, OPS, checks, secs, mix);
-        System.out.printf("PROOF simulation %s timing: operations %.1f s, per-step checks %.1f s, full checks %.1f s%n", kind,
+        System.out.printf("simulation %s timing: operations %.1f s, per-step checks %.1f s, full checks %.1f s%n", kind,
                 sim.nanos[0] / 1e9, sim.nanos[1] / 1e9, sim.nanos[2] / 1e9);
-        System.out.println("PROOF simulation " + kind + " ms per call:" + cost);
+        System.out.println("simulation " + kind + " ms per call:" + cost);
         // The mix must really exercise each write: every POST row of the catalog accepted at least once, and refused at least once.
         for (Endpoint e : sim.apiOps.keySet()) {
             long[] n = outcomes.get(e.name());
