@@ -52,7 +52,7 @@ public final class Signature {
         return query == null || query.isEmpty() ? timestamp + method + path : timestamp + method + path + "?" + query;
     }
 
-    static String decodedSortedQuery(String rawQuery) {
+    public static String decodedSortedQuery(String rawQuery) {
         List<QueryString.Pair> pairs = new ArrayList<>(QueryString.decode(rawQuery));
         pairs.sort(Comparator.comparing(QueryString.Pair::key));
         StringBuilder sb = new StringBuilder();

@@ -150,16 +150,7 @@ final class OneByteMutation {
     private static String latin1(byte[] b) { return new String(b, StandardCharsets.ISO_8859_1); }
 
     /** The percent-decoded query with its keys sorted: the second form the service verifies (wire facts §1.2). */
-    static String decodedSorted(String rawQuery) {
-        List<QueryString.Pair> pairs = new java.util.ArrayList<>(QueryString.decode(rawQuery));
-        pairs.sort(Comparator.comparing(QueryString.Pair::key));
-        StringBuilder sb = new StringBuilder();
-        for (QueryString.Pair p : pairs) {
-            if (!sb.isEmpty()) sb.append('&');
-            sb.append(p.key()).append('=').append(p.value());
-        }
-        return sb.toString();
-    }
+    static String decodedSorted(String rawQuery) { return io.tas.auth.Signature.decodedSortedQuery(rawQuery); }
 
     @Override
     public String toString() { return part + " " + op + ": " + request.describe() + " " + Arrays.toString(request.headers.stream().map(h -> latin1(h[0]) + "=" + latin1(h[1])).toArray()); }
