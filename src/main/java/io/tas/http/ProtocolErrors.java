@@ -33,6 +33,7 @@ public final class ProtocolErrors implements DirectHandler {
     private static String why(EventType eventType, Status defaultStatus) {
         if (eventType == EventType.PAYLOAD_TOO_LARGE || defaultStatus.code() == 413) return "request body too large";
         if (defaultStatus.code() == 414) return "request line too long";
+        if (defaultStatus.code() == 505) return "HTTP version not supported, use HTTP/1.1";
         return "malformed HTTP request (or headers larger than " + SlowClients.MAX_HEADERS_SIZE + " bytes)";
     }
 
