@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The container image's Java runtime, built offline (issue 11 item 6, D-image): a jlink'd runtime of the modules the
+# The container image's Java runtime, built offline (issue 11 item 6, D91): a jlink'd runtime of the modules the
 # service uses, the glibc libraries that runtime links against (copied from this Debian/Ubuntu build host, x86_64),
 # and the few files a JVM wants (/etc/passwd for the non-root user, /tmp, /data). Jib adds this tree to a `scratch`
 # base as one layer, so no base image is pulled from a registry. Usage: runtime.sh JAVA_HOME OUTPUT_DIR

@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Issue 11 item 6: target/tas-image.tar (jib:buildTar at package) is an OCI image of this build with its own Java
- * runtime (D-image: scratch plus the jlink'd runtime of deploy/image/runtime.sh), deploy/compose.yaml runs that image,
+ * runtime (D91: scratch plus the jlink'd runtime of deploy/image/runtime.sh), deploy/compose.yaml runs that image,
  * and the image's entrypoint starts the service: its layers unpacked into a directory, run there under chroot as the
  * image's user, answer /health/live. Unpacking uses the host's tar, which keeps the layers' file modes.
  */
