@@ -204,7 +204,7 @@ public final class App implements AutoCloseable {
             Health.Settings lifecycle = Health.Settings.fromEnv(System.getenv());
             Duration grace = lifecycle.shutdownGrace();
             // Issue 12 item 8: a request's headers and body must arrive within TAS_REQUEST_READ_TIMEOUT_MS, and a
-            // connection idle for TAS_IDLE_CONNECTION_TIMEOUT_MS is closed (D89).
+            // connection idle for TAS_IDLE_CONNECTION_TIMEOUT_MS is closed (D104).
             SlowClients.Settings slow = SlowClients.Settings.fromEnv(System.getenv());
             SlowClients slowClients = new SlowClients(slow.requestReadTimeout());
             opened.push(slowClients);
