@@ -97,7 +97,9 @@ public final class TestServer implements AutoCloseable {
     }
 
     private static Config config(Databases.TestDb db, boolean rateLimits) {
-        return Config.fromEnv(Map.of())
+        // 8 request connections instead of 16: a PostgreSQL node then holds 17 connections, so the shared servers and a
+        // two-node test fit in PostgreSQL's default max_connections (100) together, as on a fresh machine.
+        return Config.fromEnv(Map.of("TAS_DB_POOL_SIZE", "8"))
                 .withPort(0).withAdminPort(0)
                 .withDb(db.url(), db.user(), "")
                 .withAdminToken(ADMIN_TOKEN)
