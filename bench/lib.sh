@@ -14,6 +14,8 @@ MAX_REQUESTS="10000000"
 CLIENT_THREADS="$(nproc)"
 TRANSPORT="auto"
 SERVER_JVM_OPTS="-Xms1g -Xmx1g"
+# Flags only TAS starts with, before SERVER_JVM_OPTS: bench/run sets them to the service's own defaults (D107).
+TAS_JVM_OPTS=""
 LOADGEN_JVM_OPTS="-Xms512m -Xmx512m"
 SKIP_BUILD=0
 STARTUP_TIMEOUT=180
@@ -181,6 +183,17 @@ build_jars() {
 
 bench() { "${BENCH_JAVA[@]}" -jar "$BENCH_JAR" "$@"; }
 
+# tas_default_jvm_opts: the JVM flags ./tas starts the service with (D107), as a user gets them; the AOT cache only
+# when the benchmarked jar is the one it was trained on (another jar would make the JVM refuse it noisily).
+tas_default_jvm_opts() {
+  local o out=()
+  for o in $("$ROOT/tas" jvm-options); do
+    if [[ "$o" == -XX:AOTCache=* && "$TAS_JAR" != "$ROOT/target/tas.jar" ]]; then continue; fi
+    out+=("$o")
+  done
+  echo "${out[*]}"
+}
+
 # ---------------------------------------------------------------- the server
 # read_serve_help: the flags `tas.jar serve` has (saved in $OUT/serve-help.txt); start_tas adapts to them.
 read_serve_help() {
@@ -211,7 +224,7 @@ start_tas() {
   # shellcheck disable=SC2206
   [[ -n "$SERVE_EXTRA" ]] && args+=($SERVE_EXTRA)
   # shellcheck disable=SC2086
-  local cmd=("$JAVA" $SERVER_JVM_OPTS -jar "$TAS_JAR" "${args[@]}")
+  local cmd=("$JAVA" $TAS_JVM_OPTS $SERVER_JVM_OPTS -jar "$TAS_JAR" "${args[@]}")
   echo "${cmd[*]}" > "$OUT/$label.cmd"
   log "starting $label: ${cmd[*]}"
   (cd "$ROOT" && exec "${cmd[@]}") > "$OUT/$label.server.log" 2>&1 &
@@ -348,5 +361,6 @@ machine_header() {
   echo "machine: nproc=$(nproc)  cpu=\"$(awk -F': ' '/model name/{print $2; exit}' /proc/cpuinfo)\"  mem=$(awk '/MemTotal/{printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
   echo "java: $("$JAVA" -version 2>&1 | head -1)  ($JAVA_HOME)"
   echo "server JVM flags: $SERVER_JVM_OPTS${2:+   ($2)}"
+  [[ -z "$TAS_JVM_OPTS" ]] || echo "TAS JVM flags (the service's own defaults, ./tas jvm-options): $TAS_JVM_OPTS"
   echo "load-gen JVM flags: --enable-native-access=ALL-UNNAMED $LOADGEN_JVM_OPTS"
 }

@@ -1,6 +1,7 @@
 package io.tas;
 
 import io.tas.cli.AdminCommand;
+import io.tas.cli.AotTrainCommand;
 import io.tas.cli.CallCommand;
 import io.tas.cli.DemoCommand;
 import io.tas.cli.EndpointsCommand;
@@ -18,7 +19,7 @@ import java.util.concurrent.CompletableFuture;
  */
 @Command(name = "tas", mixinStandardHelpOptions = true, version = "tas 0.1.0",
         description = "Trading Account Service: the exchange's unified/classic account API, as a sandbox or a service.",
-        subcommands = {DemoCommand.class, ServeCommand.class, CallCommand.class, AdminCommand.class, EndpointsCommand.class})
+        subcommands = {DemoCommand.class, ServeCommand.class, CallCommand.class, AdminCommand.class, EndpointsCommand.class, AotTrainCommand.class})
 public final class Main {
     private final Map<String, String> env;
     private final CompletableFuture<Void> stop = new CompletableFuture<>();

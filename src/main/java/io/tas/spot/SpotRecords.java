@@ -300,7 +300,7 @@ public final class SpotRecords {
      * and a given interval is at most 90 days. Without endTime the window ends now; without startTime it starts
      * 90 days before its end.
      */
-    public List<String> fillPage(long uid, FillQuery q) {
+    public List<byte[]> fillPage(long uid, FillQuery q) {
         long[] w = fillWindow(q);
         if (w == null) return List.of();
         return db.read(dsl -> store.fillJson(dsl, uid, q.symbol(), q.orderId(), w[0], w[1], q.idLessThan(), q.limit()));

@@ -9,7 +9,6 @@ import io.tas.http.Routes;
 import io.tas.spot.SpotRecords.FillQuery;
 import io.tas.spot.SpotRecords.WithdrawalQuery;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /** §4.5 spot fills and withdrawal records (classic accounts: the catalog's CLASSIC family answers 40085 to a unified key). */
@@ -34,17 +33,17 @@ public final class SpotRoutes implements Routes.Feature {
         Params p = r.params();
         var q = new FillQuery(p.get("symbol"), p.id("orderId"), p.millis("startTime"), p.millis("endTime"),
                 p.intInRange("limit", 100, 1, 100), p.id("idLessThan"));
-        List<String> page = records.fillPage(r.uid(), q);
-        byte[][] parts = new byte[page.size()][];
+        List<byte[]> page = records.fillPage(r.uid(), q);
         int length = 2 + Math.max(0, page.size() - 1);
-        for (int i = 0; i < parts.length; i++) length += (parts[i] = page.get(i).getBytes(StandardCharsets.UTF_8)).length;
+        for (byte[] fill : page) length += fill.length;
         byte[] out = new byte[length];
         int at = 0;
         out[at++] = '[';
-        for (int i = 0; i < parts.length; i++) {
+        for (int i = 0; i < page.size(); i++) {
             if (i > 0) out[at++] = ',';
-            System.arraycopy(parts[i], 0, out, at, parts[i].length);
-            at += parts[i].length;
+            byte[] fill = page.get(i);
+            System.arraycopy(fill, 0, out, at, fill.length);
+            at += fill.length;
         }
         out[at] = ']';
         return new RawJson(out);

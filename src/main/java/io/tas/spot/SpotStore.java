@@ -5,6 +5,9 @@ import io.tas.store.PgCopy;
 import org.jooq.DSLContext;
 import org.jooq.SQLDialect;
 
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
 import java.util.List;
 
 import static io.tas.store.generated.Tables.SPOT_FILL;
@@ -70,16 +73,33 @@ final class SpotStore {
 
     /**
      * §4.5.1: newest tradeId first, strictly below the cursor, inside [from, to] on cTime, each fill as its stored wire
-     * JSON (D75): one narrow column, no numeric decoding.
+     * JSON (D75), as the driver's bytes: plain JDBC, not jOOQ, because this is the paging hot path (issue 9: no record
+     * objects, no SQL rendering, no String decoding and encoding again; D108).
      */
-    List<String> fillJson(DSLContext dsl, long uid, String symbol, Long orderId, long from, long to, Long idLessThan, int limit) {
+    List<byte[]> fillJson(DSLContext dsl, long uid, String symbol, Long orderId, long from, long to, Long idLessThan, int limit) {
         // Spot fills only: an account switched from unified to classic keeps its futures and margin fills off this row.
-        Condition where = SPOT_FILL.UID.eq(uid).and(SPOT_FILL.C_TIME.between(from, to)).and(SPOT_FILL.CATEGORY.eq("SPOT"));
-        if (symbol != null) where = where.and(SPOT_FILL.SYMBOL.eq(symbol));
-        if (orderId != null) where = where.and(SPOT_FILL.ORDER_ID.eq(orderId));
-        if (idLessThan != null) where = where.and(SPOT_FILL.TRADE_ID.lt(idLessThan));
-        return dsl.select(SPOT_FILL.WIRE_JSON).from(SPOT_FILL).where(where).orderBy(SPOT_FILL.TRADE_ID.desc()).limit(limit)
-                .fetch(SPOT_FILL.WIRE_JSON);
+        StringBuilder sql = new StringBuilder("select wire_json from spot_fill where uid = ? and c_time between ? and ? and category = 'SPOT'");
+        if (symbol != null) sql.append(" and symbol = ?");
+        if (orderId != null) sql.append(" and order_id = ?");
+        if (idLessThan != null) sql.append(" and trade_id < ?");
+        sql.append(" order by trade_id desc limit ?");
+        return dsl.connectionResult(c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
+                int i = 1;
+                ps.setLong(i++, uid);
+                ps.setLong(i++, from);
+                ps.setLong(i++, to);
+                if (symbol != null) ps.setString(i++, symbol);
+                if (orderId != null) ps.setLong(i++, orderId);
+                if (idLessThan != null) ps.setLong(i++, idLessThan);
+                ps.setInt(i, limit);
+                List<byte[]> page = new ArrayList<>(limit);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) page.add(rs.getBytes(1)); // text as UTF-8 bytes, undecoded on PostgreSQL
+                }
+                return page;
+            }
+        });
     }
 
     /** beyond-spec shapes §9 (v3 fills): as fills, with a category filter instead of the symbol one. */
