@@ -16,19 +16,24 @@ import java.util.Map;
  * conservation per coin (GET /admin/v1/ledger/check: every balance equals its journal, every transaction sums to zero
  * per coin, D18), no negative available balance without a debt that covers it, settings consistent with positions (an
  * open position has the account's hold mode, D44/D51, and its contract's configured margin mode and leverage, D46),
- * and every acknowledged record readable.
+ * and every acknowledged record readable: Reality orders, fills, withdrawals, deposit records, history positions (v3 for
+ * a unified owner, v2 for the classic one), strategy orders (unfilled or history row), profit summaries, loan terms
+ * (on loan-data's debts), created accounts, and created keys (they sign; revoked ones are refused 40006).
  */
 final class SimInvariants {
     private static final long DAY = 86_400_000L;
     private final Admin admin;
     private final Map<Acct, ApiClient> clients;
+    private final java.util.function.Function<io.tas.support.Credentials, ApiClient> keyClient;
     private final SimModel model;
     private final Transcript transcript;
     private long checks;
 
-    SimInvariants(Admin admin, Map<Acct, ApiClient> clients, SimModel model, Transcript transcript) {
+    SimInvariants(Admin admin, Map<Acct, ApiClient> clients, java.util.function.Function<io.tas.support.Credentials, ApiClient> keyClient,
+                  SimModel model, Transcript transcript) {
         this.admin = admin;
         this.clients = clients;
+        this.keyClient = keyClient;
         this.model = model;
         this.transcript = transcript;
     }
@@ -122,6 +127,55 @@ final class SimInvariants {
         for (SimModel.Ack d : tail(model.depositRecords, last)) {
             readable(where, "deposit record", d, "/api/v3/account/deposit-records?orderId=" + d.id() + window, "orderId");
         }
+        for (SimModel.Read h : tail(model.historyPositions, last)) readable(where, "history position", new SimModel.Ack(h.owner(), h.id()), h.target(), h.idField());
+        for (SimModel.Read o : tail(model.strategyOrders, last)) readable(where, "strategy order", new SimModel.Ack(o.owner(), o.id()), o.target(), o.idField());
+        provisioned(where, last);
+    }
+
+    /**
+     * Profit summaries as last set, loan terms' interest-free amounts on the debts that use them, created accounts
+     * present, created keys signing and revoked ones refused (40006). Every one at a seed's end (last = MAX_VALUE).
+     */
+    private void provisioned(String where, int last) {
+        for (var e : model.profitSummaries.entrySet()) {
+            Reply r = clients.get(e.getKey()).get("/api/v3/copy/futures/profit-summary");
+            checks++;
+            JsonNode d = r.data();
+            BigDecimal[] v = e.getValue();
+            if (!r.code().equals("00000") || new BigDecimal(d.get("totalProfit").asText()).compareTo(v[0]) != 0
+                    || new BigDecimal(d.get("totalAllocatedProfit").asText()).compareTo(v[1]) != 0
+                    || new BigDecimal(d.get("totalPendingProfit").asText()).compareTo(v[2]) != 0) {
+                throw new AssertionError(where + ": profit summary of " + e.getKey().name() + " is not the acknowledged " + java.util.Arrays.toString(v) + ": " + r.raw());
+            }
+        }
+        // Between a seed's ends (last < MAX_VALUE) a few of each, to keep the periodic check cheap: one account's loan-data, the last two keys.
+        boolean all = last == Integer.MAX_VALUE;
+        if (!model.interestFree.isEmpty()) {
+            for (Acct a : all ? SimWorld.UNIFIED : List.of(SimWorld.UNIFIED.get(model.step / Simulation.FULL_CHECK_EVERY % 3))) {
+                Reply r = clients.get(a).get("/api/v3/trade/loan-data");
+                checks++;
+                if (r.code().equals("40084")) continue; // switched to classic
+                for (JsonNode debt : r.data().path("debtCoinList")) {
+                    BigDecimal expected = model.interestFree.get(debt.get("coin").asText());
+                    if (expected != null && new BigDecimal(debt.get("interestFreeAmount").asText()).compareTo(expected) != 0) {
+                        throw new AssertionError(where + ": " + a.name() + " loan-data does not show the acknowledged terms " + model.interestFree + ": " + r.raw());
+                    }
+                }
+            }
+        }
+        for (long uid : tail(model.createdAccounts, all ? last : 2)) {
+            checks++;
+            Reply r = admin.get("/admin/v1/accounts/" + uid);
+            if (!r.code().equals("00000")) throw new AssertionError(where + ": created account " + uid + " not readable: " + r.raw());
+        }
+        for (SimModel.Key k : tail(model.liveKeys, all ? last : 2)) signs(where, k, "00000");
+        for (SimModel.Key k : tail(model.revokedKeys, all ? last : 2)) signs(where, k, "40006");
+    }
+
+    private void signs(String where, SimModel.Key k, String expected) {
+        Reply r = keyClient.apply(k.creds()).get("/api/v3/account/info");
+        checks++;
+        if (!r.code().equals(expected)) throw new AssertionError(where + ": key " + k.creds().key() + " of " + k.uid() + " answered " + r.raw() + ", expected " + expected);
     }
 
     private void readable(String where, String kind, SimModel.Ack ack, String target, String idField) {
@@ -129,7 +183,7 @@ final class SimInvariants {
         checks++;
         if (r.code().equals("40084") && ack.owner().unified()) return; // the owner switched to classic: v3 rows are closed to it
         boolean found = false;
-        for (JsonNode x : r.data()) found |= x.path(idField).asText().equals(ack.id()) || x.path("orderId").asText().equals(ack.id());
+        for (JsonNode x : r.data().isArray() ? r.data() : r.data().path("list")) found |= x.path(idField).asText().equals(ack.id()) || x.path("orderId").asText().equals(ack.id());
         if (!found) {
             String all = clients.get(ack.owner()).get(target.replaceFirst("orderId=[0-9]+&?", "limit=100&")).raw();
             throw new AssertionError(where + ": acknowledged " + kind + " " + ack.id() + " of " + ack.owner().name() + " not readable: "

@@ -39,9 +39,10 @@ final class SimWorld {
         return new Credentials("bg_sim" + "0".repeat(25) + n, "sim-secret-" + "0".repeat(24) + n, "SimPass" + n);
     }
 
+    /** Every world key may read the copy-trading profit summary (§5 copy_futures_order), which the simulation reads back. */
     private static String keyJson(Credentials c) {
         return "[{\"accessKey\":\"" + c.key() + "\",\"secret\":\"" + c.secret() + "\",\"passphrase\":\"" + c.passphrase()
-                + "\",\"label\":\"sim\",\"permType\":\"read-and-write\",\"permissions\":[\"uta_mgt\",\"uta_trade\"]}]";
+                + "\",\"label\":\"sim\",\"permType\":\"read-and-write\",\"permissions\":[\"uta_mgt\",\"uta_trade\",\"copy_futures_order\"]}]";
     }
 
     /** The seed document (POST /admin/v1/seed), JSON. */

@@ -28,7 +28,12 @@ import static io.tas.proof.SimWorld.C;
 /**
  * Issue 12 item 1: a seeded simulation. From a reset server and SimWorld, a java.util.Random(seed) draws a sequence of
  * state-changing operations, every POST row of the catalog (Endpoint) and the admin surface's writes, with parameters
- * mostly valid and about a third invalid. Each step appends one line to the transcript and is followed by the
+ * mostly valid and about a third invalid. The admin writes: ledger deposits, adjustments and borrows, positions opened,
+ * filled and closed, tickers, fill/withdrawal/deposit feeds, sandbox time, the Reality allow-list (SimAdminOps); history
+ * positions, strategy orders of all six types, profit summaries, API keys created and revoked, accounts and loan terms
+ * (SimRecordOps, about 8 % of steps). Not driven: /admin/v1/instruments (redefining a contract the world trades would
+ * change its maximum leverage and margin tiers under open positions and configured settings; a new unused one would
+ * exercise nothing), reset and seed (each seed's start). Each step appends one line to the transcript and is followed by the
  * invariant checks (SimInvariants). The same seed gives the same transcript: the test clock is set back to the same
  * instant at the start, nothing else draws randomness, and server-minted IDs are written by index (Transcript).
  */
@@ -68,9 +73,16 @@ final class Simulation {
     /** The generator of each state-changing row of the catalog: every POST row must have one (SimulationTest checks). */
     final Map<Endpoint, Consumer<Acct>> apiOps = apiOps();
     private final SimAdminOps adminOps = new SimAdminOps(this);
+    private final SimRecordOps recordOps = new SimRecordOps(this);
+    private final Map<String, ApiClient> keyClients = new java.util.HashMap<>();
 
     /** The invariant checks over the current state (after a run, or a reset and seed with run(seed, 0)). */
-    SimInvariants invariants() { return new SimInvariants(admin, clients, model, transcript); }
+    SimInvariants invariants() { return new SimInvariants(admin, clients, this::keyClient, model, transcript); }
+
+    /** A signed client for a key the admin API created (its credentials are seeded, so one client per access key). */
+    ApiClient keyClient(io.tas.support.Credentials c) {
+        return keyClients.computeIfAbsent(c.key() + " " + c.secret() + " " + c.passphrase(), k -> server.client(c));
+    }
 
     Admin admin() { return admin; }
 
@@ -84,7 +96,7 @@ final class Simulation {
         clock.set(START_MILLIS);
         must(admin.post("/admin/v1/reset", ""));
         must(admin.post("/admin/v1/seed", SimWorld.seed()));
-        SimInvariants checks = new SimInvariants(admin, clients, model, transcript);
+        SimInvariants checks = invariants();
         String state;
         try {
             checks.full("seed " + seed + " start");
@@ -125,9 +137,13 @@ final class Simulation {
         }
     }
 
-    // --- one step: an API row (about 45%) or an admin write
+    // --- one step: a record or provisioning write (8%, SimRecordOps), an API row (about 41%) or another admin write
 
     private void step() {
+        if (rnd.nextInt(100) < 8) {
+            recordOps.step();
+            return;
+        }
         int r = rnd.nextInt(100);
         if (r < 45) {
             List<Endpoint> rows = new ArrayList<>(apiOps.keySet());
