@@ -292,7 +292,7 @@ public final class RequestPipeline {
         }
         try {
             res.status(status);
-            res.header(HeaderNames.CONTENT_TYPE, "application/json");
+            res.header(io.helidon.http.HeaderValues.CONTENT_TYPE_JSON); // a constant: no header built per answer
             res.send(envelope.data() instanceof RawJson raw ? successWith(envelope.requestTime(), raw) : Json.MAPPER.writeValueAsBytes(envelope));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
