@@ -99,7 +99,7 @@ public final class SlowClients implements AutoCloseable {
         return Http1Config.builder()
                 .maxHeadersSize(MAX_HEADERS_SIZE)
                 // Requests are still validated; answers carry only headers this service writes (the request id is
-                // [A-Za-z0-9._-] or made here), and checking each value again was 7 % of a signed read's CPU (D107).
+                // [A-Za-z0-9._-] or made here), and checking them again was 4 % of a signed read (docs/benchmarks.md).
                 .validateResponseHeaders(false)
                 .addReceiveListener(new Http1ConnectionListener() {
                     @Override
