@@ -9,13 +9,15 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * D107: `mvn package` trains target/tas.aot on the built jar, the JVM accepts it, and `./tas` starts with the service's
- * own defaults (a heap cap, the cache when it is at least as new as the jar).
+ * own defaults (the serial collector unless TAS_JAVA_OPTS names one, a heap cap, the cache when it is at least as new as
+ * the jar).
  */
 class AotCacheIT {
     private static final Path AOT = Path.of("target/tas.aot");
@@ -47,16 +49,20 @@ class AotCacheIT {
     }
 
     @Test
-    void theLauncherPassesTheHeapCapAndOnlyACurrentCache() throws Exception {
-        Run current = run("bash", "tas", "jvm-options");
+    void theLauncherPassesItsDefaultsAndOnlyACurrentCache() throws Exception {
+        Run current = run(Map.of(), "bash", "tas", "jvm-options");
         assertThat(current.exit()).isZero();
-        assertThat(current.out().trim().split("\\s+")).containsExactly("-Xmx384m", "-XX:AOTCache=target/tas.aot");
+        assertThat(current.out().trim().split("\\s+"))
+                .containsExactly("-XX:+UseSerialGC", "-Xmx384m", "-XX:AOTCache=target/tas.aot");
+        // A collector named in TAS_JAVA_OPTS replaces the serial one (two would stop the JVM).
+        Run g1 = run(Map.of("TAS_JAVA_OPTS", "-XX:+UseG1GC -Xmx2g"), "bash", "tas", "jvm-options");
+        assertThat(g1.out().trim().split("\\s+")).containsExactly("-Xmx384m", "-XX:AOTCache=target/tas.aot");
 
         FileTime trained = Files.getLastModifiedTime(AOT);
         try {
             Files.setLastModifiedTime(AOT, FileTime.fromMillis(Files.getLastModifiedTime(JAR).toMillis() - 60_000));
-            Run stale = run("bash", "tas", "jvm-options");
-            assertThat(stale.out().trim().split("\\s+")).containsExactly("-Xmx384m");
+            Run stale = run(Map.of(), "bash", "tas", "jvm-options");
+            assertThat(stale.out().trim().split("\\s+")).containsExactly("-XX:+UseSerialGC", "-Xmx384m");
         } finally {
             Files.setLastModifiedTime(AOT, trained);
         }
@@ -65,7 +71,15 @@ class AotCacheIT {
     private record Run(int exit, String out) {}
 
     private static Run run(String... command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(new ArrayList<>(List.of(command))).redirectErrorStream(true).start();
+        return run(Map.of(), command);
+    }
+
+    /** Runs with TAS_JAVA_OPTS as given (unset unless in env), whatever the test JVM's environment holds. */
+    private static Run run(Map<String, String> env, String... command) throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(new ArrayList<>(List.of(command))).redirectErrorStream(true);
+        pb.environment().remove("TAS_JAVA_OPTS");
+        pb.environment().putAll(env);
+        Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         return new Run(p.exitValue(), out);
