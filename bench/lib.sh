@@ -186,8 +186,10 @@ bench() { "${BENCH_JAVA[@]}" -jar "$BENCH_JAR" "$@"; }
 # tas_default_jvm_opts: the JVM flags ./tas starts the service with (D107), as a user gets them; the AOT cache only
 # when the benchmarked jar is the one it was trained on (another jar would make the JVM refuse it noisily).
 tas_default_jvm_opts() {
-  local o out=()
-  for o in $("$ROOT/tas" jvm-options); do
+  local o opts out=()
+  # Without the caller's TAS_JAVA_OPTS: it would change the defaults printed but is not passed to the server here.
+  opts="$(TAS_JAVA_OPTS= "$ROOT/tas" jvm-options)" || { echo "$PROG: ./tas jvm-options failed" >&2; exit 1; }
+  for o in $opts; do
     if [[ "$o" == -XX:AOTCache=* && "$TAS_JAR" != "$ROOT/target/tas.jar" ]]; then continue; fi
     out+=("$o")
   done

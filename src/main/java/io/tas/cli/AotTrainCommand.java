@@ -1,12 +1,10 @@
 package io.tas.cli;
 
 import io.tas.App;
-import io.tas.Main;
 import io.tas.auth.Signature;
 import io.tas.config.Config;
 import io.tas.http.Endpoint;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.ParentCommand;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
@@ -34,14 +33,15 @@ public final class AotTrainCommand implements Callable<Integer> {
     private static final String CLASSIC_PASS = "DemoPass5";
     /** Rounds over the catalog: enough for the hot paths to be profiled, short enough for every build. */
     private static final int ROUNDS = 30;
-
-    @ParentCommand Main main;
+    /** Rows that answer 00000 to a bare signed call with the demo keys (18 today): fewer means the training broke. */
+    private static final int MIN_OK_ROWS = 10;
 
     @Override
     public Integer call() throws Exception {
         Path dir = Files.createTempDirectory("tas-aot-train");
         try {
-            Config config = Config.fromEnv(main.env()).withPort(0).withAdminPort(0)
+            // Not the caller's TAS_* settings: a build must not depend on the shell it runs in (loopback, any free port).
+            Config config = Config.fromEnv(Map.of("TAS_HOST", "127.0.0.1")).withPort(0).withAdminPort(0)
                     .withDb("jdbc:h2:file:" + dir.resolve("train"), "sa", "")
                     .withRateLimits(false).withSandbox(true).validated();
             App app = ServeCommand.start(config, "demo", false);
@@ -56,6 +56,12 @@ public final class AotTrainCommand implements Callable<Integer> {
                     }
                 }
                 System.out.printf("aot-train: %d rounds over %d rows, %d answered 00000%n", ROUNDS, Endpoint.values().length, ok);
+                // A cache trained only on refusals would slow every start unnoticed: fail the build instead.
+                if (ok < ROUNDS * MIN_OK_ROWS) {
+                    System.err.printf("aot-train: only %d answers were 00000 (expected at least %d): signing or the demo keys are broken%n",
+                            ok, ROUNDS * MIN_OK_ROWS);
+                    return 1;
+                }
             } finally {
                 app.close();
             }

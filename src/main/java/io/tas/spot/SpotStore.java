@@ -83,6 +83,7 @@ final class SpotStore {
         if (orderId != null) sql.append(" and order_id = ?");
         if (idLessThan != null) sql.append(" and trade_id < ?");
         sql.append(" order by trade_id desc limit ?");
+        // Plain JDBC skips jOOQ's execute listener (D31's guard); the one caller reads through Database.read, which checks.
         return dsl.connectionResult(c -> {
             try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
                 int i = 1;

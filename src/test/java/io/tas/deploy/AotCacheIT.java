@@ -1,5 +1,6 @@
 package io.tas.deploy;
 
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /**
  * D107: `mvn package` trains target/tas.aot on the built jar, the JVM accepts it, and `./tas` starts with the service's
@@ -23,6 +25,11 @@ class AotCacheIT {
     private static final Path AOT = Path.of("target/tas.aot");
     private static final Path JAR = Path.of("target/tas.jar");
     private static final String JAVA = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+
+    @BeforeAll
+    static void theBuildTrainedACache() {
+        assumeFalse(Boolean.getBoolean("tas.aot.skip"), "built with -Dtas.aot.skip=true");
+    }
 
     @Test
     void theJvmStartsFromTheCacheTheBuildTrained() throws Exception {
@@ -57,6 +64,8 @@ class AotCacheIT {
         // A collector named in TAS_JAVA_OPTS replaces the serial one (two would stop the JVM).
         Run g1 = run(Map.of("TAS_JAVA_OPTS", "-XX:+UseG1GC -Xmx2g"), "bash", "tas", "jvm-options");
         assertThat(g1.out().trim().split("\\s+")).containsExactly("-Xmx384m", "-XX:AOTCache=target/tas.aot");
+        Run other = run(Map.of("TAS_JAVA_OPTS", "-XX:+UseLargePages -XX:+DisableExplicitGC"), "bash", "tas", "jvm-options");
+        assertThat(other.out().trim().split("\\s+")).as("not a collector").startsWith("-XX:+UseSerialGC");
 
         FileTime trained = Files.getLastModifiedTime(AOT);
         try {
