@@ -5,6 +5,8 @@ import io.tas.auth.Signature;
 import io.tas.config.Config;
 import io.tas.http.Endpoint;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
 
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -36,6 +38,8 @@ public final class AotTrainCommand implements Callable<Integer> {
     /** Rows that answer 00000 to a bare signed call with the demo keys (18 today): fewer means the training broke. */
     private static final int MIN_OK_ROWS = 10;
 
+    @Spec CommandSpec spec;
+
     @Override
     public Integer call() throws Exception {
         Path dir = Files.createTempDirectory("tas-aot-train");
@@ -55,10 +59,10 @@ public final class AotTrainCommand implements Callable<Integer> {
                                 classic ? CLASSIC_PASS : MAIN_PASS) ? 1 : 0;
                     }
                 }
-                System.out.printf("aot-train: %d rounds over %d rows, %d answered 00000%n", ROUNDS, Endpoint.values().length, ok);
+                spec.commandLine().getOut().printf("aot-train: %d rounds over %d rows, %d answered 00000%n", ROUNDS, Endpoint.values().length, ok);
                 // A cache trained only on refusals would slow every start unnoticed: fail the build instead.
                 if (ok < ROUNDS * MIN_OK_ROWS) {
-                    System.err.printf("aot-train: only %d answers were 00000 (expected at least %d): signing or the demo keys are broken%n",
+                    spec.commandLine().getErr().printf("aot-train: only %d answers were 00000 (expected at least %d): signing or the demo keys are broken%n",
                             ok, ROUNDS * MIN_OK_ROWS);
                     return 1;
                 }
