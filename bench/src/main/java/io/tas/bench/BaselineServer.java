@@ -26,11 +26,16 @@ import io.netty.util.ReferenceCountUtil;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 
 /**
  * Raw Netty "hello world" HTTP/1.1 server: every request, whatever its method/path, gets
  * 200 + application/json + keep-alive + a fixed body (the bytes captured from the real service).
  * This is the upper bound the real service is compared against.
+ *
+ * <p>{@code --offload virtual-threads} answers each request from a new virtual thread instead of the event loop: what a
+ * Netty front end for blocking handlers (JDBC) must do, so the cost of that hand-off shows beside the inline answer.
  */
 final class BaselineServer {
 
@@ -40,7 +45,13 @@ final class BaselineServer {
         String bodyFile = a.str("body-file", null);
         int threads = a.integer("threads", Runtime.getRuntime().availableProcessors());
         Transport transport = Transport.select(a.str("transport", "auto"));
+        String offload = a.str("offload", "none");
         a.done();
+        Executor answerOn = switch (offload) {
+            case "none" -> null;
+            case "virtual-threads" -> Executors.newVirtualThreadPerTaskExecutor();
+            default -> throw new IllegalArgumentException("--offload is none or virtual-threads, not " + offload);
+        };
 
         byte[] body = bodyFile == null
                 ? "{\"code\":\"00000\",\"msg\":\"success\",\"data\":{}}".getBytes()
@@ -61,12 +72,12 @@ final class BaselineServer {
                         protected void initChannel(SocketChannel ch) {
                             ch.pipeline().addLast(new HttpServerCodec(),
                                     new HttpServerKeepAliveHandler(),
-                                    new Handler(shared));
+                                    new Handler(shared, answerOn));
                         }
                     });
             Channel ch = b.bind(host, port).sync().channel();
-            System.out.printf("netty-baseline listening on %s:%d transport=%s threads=%d body=%d bytes%n",
-                    host, port, transport.name(), threads, body.length);
+            System.out.printf("netty-baseline listening on %s:%d transport=%s threads=%d offload=%s body=%d bytes%n",
+                    host, port, transport.name(), threads, offload, body.length);
             System.out.flush();
             CountDownLatch stop = new CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -84,9 +95,11 @@ final class BaselineServer {
     @ChannelHandler.Sharable
     private static final class Handler extends ChannelInboundHandlerAdapter {
         private final ByteBuf body;
+        private final Executor answerOn; // null: answer on the event loop
 
-        Handler(ByteBuf body) {
+        Handler(ByteBuf body, Executor answerOn) {
             this.body = body;
+            this.answerOn = answerOn;
         }
 
         @Override
@@ -105,7 +118,11 @@ final class BaselineServer {
                     Boolean ka = ctx.channel().attr(KA).get();
                     resp.headers().set(HttpHeaderNames.CONNECTION,
                             ka == null || ka ? HttpHeaderValues.KEEP_ALIVE : HttpHeaderValues.CLOSE);
-                    ctx.write(resp);
+                    if (answerOn == null) {
+                        ctx.write(resp); // flushed in channelReadComplete
+                    } else {
+                        answerOn.execute(() -> ctx.writeAndFlush(resp)); // Netty moves the write back to the loop
+                    }
                 }
             } finally {
                 ReferenceCountUtil.release(msg);

@@ -5,6 +5,7 @@ public final class Main {
     private static final String USAGE = """
             usage: java -jar bench.jar <command> [flags]
               netty-baseline --port P [--host 127.0.0.1] [--body-file F] [--threads N] [--transport auto|epoll|nio]
+                             [--offload none|virtual-threads]
               load           --port P [--host H] [--path /api/v3/account/settings] [--connections 64]
                              [--method GET|POST] [--body TEMPLATE] [--n-from 2] [--n-to 20]
                              [--warmup-seconds 30] [--seconds 10] [--max-requests 10000000] [--threads N]
