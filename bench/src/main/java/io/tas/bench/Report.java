@@ -49,17 +49,17 @@ final class Report {
             if (sb.length() > 0 && sb.charAt(sb.length() - 1) != '\n') sb.append('\n');
             sb.append('\n');
         }
-        String fmt = "%-16s %10s %9s %9s %9s %8s %8s %11s %10s %8s %8s %8s %8s %7s%n";
+        String fmt = "%-17s %10s %9s %9s %9s %8s %8s %11s %10s %8s %8s %8s %8s %7s%n";
         sb.append(String.format(Locale.ROOT, fmt, "target", "rps", "p50 ms", "p99 ms", "p99.9 ms", "p99/p50", "errors",
                 "vs baseline", "p99 vs bl", "srv cpu", "db cpu", "load cpu", "oth cpu", "rss MB"));
-        sb.append(String.format(Locale.ROOT, fmt, "-".repeat(16), "-".repeat(10), "-".repeat(9), "-".repeat(9),
+        sb.append(String.format(Locale.ROOT, fmt, "-".repeat(17), "-".repeat(10), "-".repeat(9), "-".repeat(9),
                 "-".repeat(9), "-".repeat(8), "-".repeat(8), "-".repeat(11), "-".repeat(10), "-".repeat(8), "-".repeat(8),
                 "-".repeat(8), "-".repeat(8), "-".repeat(7)));
         List<String> notes = new ArrayList<>();
         for (Properties r : rows) {
             String label = r.getProperty("label");
             if (r.getProperty("missing") != null) {
-                sb.append(String.format(Locale.ROOT, "%-16s %s%n", label, "NOT MEASURED: " + r.getProperty("missing")));
+                sb.append(String.format(Locale.ROOT, "%-17s %s%n", label, "NOT MEASURED: " + r.getProperty("missing")));
                 continue;
             }
             double rps = Double.parseDouble(r.getProperty("rps"));
@@ -116,7 +116,7 @@ final class Report {
                 + "  the load-generator JVM / everything else but interrupts (other cpu > 0.15 = noisy run; irq = interrupt time)\n");
         for (Properties r : rows) {
             if (r.getProperty("missing") == null) {
-                sb.append(String.format(Locale.ROOT, "%-16s measured=%s window=%ss p90=%sms max=%sms mean=%sms machine-busy=%s%% irq=%s 1st/2nd-half=%s%n",
+                sb.append(String.format(Locale.ROOT, "%-17s measured=%s window=%ss p90=%sms max=%sms mean=%sms machine-busy=%s%% irq=%s 1st/2nd-half=%s%n",
                         r.getProperty("label"), r.getProperty("measured_responses"), r.getProperty("window_s"),
                         r.getProperty("p90_ms"), r.getProperty("max_ms"), r.getProperty("mean_ms"),
                         r.getProperty("machine_busy_pct"), r.getProperty("irq_cpu_cores", "n/a"), r.getProperty("half_ratio", "n/a")));
