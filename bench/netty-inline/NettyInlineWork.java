@@ -32,11 +32,12 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The design D110 sets aside, measured: no hand-off at all. Raw Netty answers a signed settings read on its event loop
- * and does the part of TAS's work that a non-blocking design would keep: the key from a Caffeine cache, the HMAC-SHA256
- * signature checked in constant time, the settings from a Caffeine cache, the envelope written by Jackson, a request id.
- * It leaves out what TAS also does (catalog, guards, passphrase, MDC, metrics), so it is the best case for that design.
- * bench/run's `netty-inline-work` target runs it as a single-file program:
- * `java -cp 'bench/target/bench.jar:target/libs/*' bench/netty-inline/NettyInlineWork.java PORT ACCESS_KEY SECRET`.
+ * and does the part of TAS's work that a non-blocking design would keep: the key's MAC from a Caffeine cache (cloned
+ * per request, as TAS does), the timestamp window, the HMAC-SHA256 signature checked in constant time, the settings
+ * from a Caffeine cache, the envelope written by Jackson, a request id. It leaves out what TAS also does (catalog,
+ * guards, passphrase, MDC, metrics), so it is the best case for that design. bench/run's `netty-inline-work` target
+ * runs it as a single-file program on bench.jar (Netty) plus Jackson and Caffeine:
+ * {@code java -cp CP bench/netty-inline/NettyInlineWork.java PORT ACCESS_KEY SECRET WINDOW_MS}.
  */
 public final class NettyInlineWork {
     record SymbolConfig(String category, String symbol, String marginMode, String leverage, String longLeverage,
@@ -50,9 +51,11 @@ public final class NettyInlineWork {
     public static void main(String[] args) throws Exception {
         int port = Integer.parseInt(args[0]);
         String accessKey = args[1];
-        byte[] secret = args[2].getBytes(StandardCharsets.UTF_8);
-        Cache<String, byte[]> secrets = Caffeine.newBuilder().maximumSize(100_000).build();
-        secrets.put(accessKey, secret);
+        Mac keyed = Mac.getInstance("HmacSHA256");
+        keyed.init(new SecretKeySpec(args[2].getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        long windowMs = Long.parseLong(args[3]);
+        Cache<String, Mac> macs = Caffeine.newBuilder().maximumSize(100_000).build();
+        macs.put(accessKey, keyed);
         Cache<String, Settings> settings = Caffeine.newBuilder().maximumSize(100_000).build();
         settings.put(accessKey, new Settings("1000000001", "unified", "advanced", "multi_assets", "one_way_mode",
                 "cancel_taker", "no", "auto",
@@ -61,16 +64,6 @@ public final class NettyInlineWork {
                 List.of(new CoinConfig("BTC", "5"), new CoinConfig("USDT", "5"))));
         ObjectMapper json = new ObjectMapper();
         AtomicLong requestIds = new AtomicLong();
-        // One Mac per event-loop thread, keyed once: only the demo key is ever used here.
-        ThreadLocal<Mac> macs = ThreadLocal.withInitial(() -> {
-            try {
-                Mac mac = Mac.getInstance("HmacSHA256");
-                mac.init(new SecretKeySpec(secret, "HmacSHA256"));
-                return mac;
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
 
         EventLoopGroup boss = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
         EventLoopGroup workers = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
@@ -83,11 +76,16 @@ public final class NettyInlineWork {
                         ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(64 * 1024),
                                 new SimpleChannelInboundHandler<FullHttpRequest>() {
                                     @Override
-                                    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+                                    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) throws Exception {
                                         ctx.writeAndFlush(answer(req));
                                     }
 
-                                    private FullHttpResponse answer(FullHttpRequest req) {
+                                    @Override
+                                    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                                        ctx.close();
+                                    }
+
+                                    private FullHttpResponse answer(FullHttpRequest req) throws Exception {
                                         if (req.uri().equals("/api/v2/public/time")) { // the readiness probe, as TAS's public row
                                             return reply(HttpResponseStatus.OK, ("{\"code\":\"00000\",\"data\":{\"serverTime\":\""
                                                     + System.currentTimeMillis() + "\"}}").getBytes(StandardCharsets.UTF_8));
@@ -96,25 +94,29 @@ public final class NettyInlineWork {
                                         String key = h.get("ACCESS-KEY");
                                         String sign = h.get("ACCESS-SIGN");
                                         String timestamp = h.get("ACCESS-TIMESTAMP");
-                                        byte[] known = key == null ? null : secrets.getIfPresent(key);
-                                        if (known == null || sign == null || timestamp == null) {
+                                        Mac prototype = key == null ? null : macs.getIfPresent(key);
+                                        if (prototype == null || sign == null || timestamp == null) {
                                             return reply(HttpResponseStatus.BAD_REQUEST, "{\"code\":\"40006\"}".getBytes(StandardCharsets.UTF_8));
                                         }
-                                        Long.parseLong(timestamp); // the window check reads it as a number
-                                        Mac mac = macs.get();
+                                        long sent;
+                                        try {
+                                            sent = Long.parseLong(timestamp);
+                                        } catch (NumberFormatException e) {
+                                            sent = Long.MIN_VALUE;
+                                        }
+                                        if (sent == Long.MIN_VALUE || Math.abs(System.currentTimeMillis() - sent) > windowMs) {
+                                            return reply(HttpResponseStatus.BAD_REQUEST, "{\"code\":\"40008\"}".getBytes(StandardCharsets.UTF_8));
+                                        }
+                                        Mac mac = (Mac) prototype.clone();
                                         mac.update((timestamp + req.method().name() + req.uri()).getBytes(StandardCharsets.UTF_8));
                                         mac.update(req.content().nioBuffer());
                                         byte[] expected = Base64.getEncoder().encode(mac.doFinal());
                                         if (!MessageDigest.isEqual(expected, sign.getBytes(StandardCharsets.US_ASCII))) {
                                             return reply(HttpResponseStatus.BAD_REQUEST, "{\"code\":\"40009\"}".getBytes(StandardCharsets.UTF_8));
                                         }
-                                        try {
-                                            byte[] body = json.writeValueAsBytes(new Envelope("00000", "success",
-                                                    System.currentTimeMillis(), settings.getIfPresent(key)));
-                                            return reply(HttpResponseStatus.OK, body);
-                                        } catch (Exception e) {
-                                            throw new IllegalStateException(e);
-                                        }
+                                        byte[] body = json.writeValueAsBytes(new Envelope("00000", "success",
+                                                System.currentTimeMillis(), settings.getIfPresent(key)));
+                                        return reply(HttpResponseStatus.OK, body);
                                     }
 
                                     private FullHttpResponse reply(HttpResponseStatus status, byte[] body) {
