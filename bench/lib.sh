@@ -346,6 +346,29 @@ run_wrk() {
   return "${PIPESTATUS[0]}"
 }
 
+# syscall_probe LABEL: the server's system calls (perf trace -s) and context switches (perf stat) for 3 s near the
+# end of the warm-up, so the measured window is untouched; $OUT/LABEL.syscalls says how many of each per answer
+# written (an answer is one write, writev, sendto or sendmsg: one per response for every server here, D111).
+syscall_probe() {
+  local label="$1" pid="$SERVER_PID" raw="$OUT/$1.syscalls.raw" cs="$OUT/$1.cswitch.raw" answers cswitch
+  sleep "$(awk -v w="$WARMUP" 'BEGIN{print (w > 8 ? w - 5 : 1)}')"
+  perf stat -e context-switches -x, -o "$cs" -p "$pid" -- sleep 3 > /dev/null 2>&1 &
+  perf trace -s -p "$pid" -o "$raw" -- sleep 3 > /dev/null 2>&1 || true
+  wait
+  awk '/^ *[a-z_0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+/ {c[$1] += $2; e[$1] += $3} END {for (k in c) print c[k], k, e[k]}' \
+    "$raw" 2>/dev/null | sort -nr > "$raw.sum"
+  answers="$(awk '$2 == "write" || $2 == "writev" || $2 == "sendto" || $2 == "sendmsg" {a += $1} END {print a + 0}' "$raw.sum")"
+  cswitch="$(awk -F, '$3 == "context-switches" {print $1}' "$cs" 2>/dev/null)"
+  if (( answers == 0 )); then
+    echo "$label: no answer written while traced (perf trace: $raw)" > "$OUT/$label.syscalls"
+    return 0
+  fi
+  awk -v label="$label" -v a="$answers" -v cs="$cswitch" '
+    { all += $1; if (NR <= 6) { s = s sprintf("%s%s %.2f", (NR > 1 ? ", " : ""), $2, $1 / a); if ($3 > 0) s = s sprintf(" (%.2f failed)", $3 / a) } }
+    END { printf "%-17s per answer: %s; all syscalls %.2f; context switches %s (%d answers traced)\n", label, s, all / a,
+          (cs ~ /^[0-9]+$/ ? sprintf("%.2f", cs / a) : "n/a"), a }' "$raw.sum" > "$OUT/$label.syscalls"
+}
+
 # ensure_wrk: wrk on the PATH, installed from Debian's packages when running as root; 1 when it is not available.
 ensure_wrk() {
   command -v wrk > /dev/null && return 0

@@ -1,12 +1,12 @@
 package io.tas.account;
 
+import io.tas.common.Caches;
 import io.tas.error.ApiException;
 import io.tas.error.ErrorCode;
 import io.tas.store.ChangeFeed;
 import io.tas.store.Database;
 import io.tas.store.IdGenerator;
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -87,7 +87,7 @@ public final class AccountService implements AutoCloseable {
 
     /** One entry per UID that called lately: bounded, and dropped when idle, so memory follows the active users. */
     static <V> Cache<Long, V> bounded() {
-        return Caffeine.newBuilder().maximumSize(100_000).expireAfterAccess(Duration.ofMinutes(30)).build();
+        return Caches.upkeepOnCaller().maximumSize(100_000).expireAfterAccess(Duration.ofMinutes(30)).build();
     }
 
     /** The change-feed topic of an account (drops its cached account and settings) and of its settings alone. */

@@ -2,12 +2,12 @@ package io.tas.auth;
 
 import io.tas.account.AccountService;
 import io.tas.auth.ApiKeyStore.StoredKey;
+import io.tas.common.Caches;
 import io.tas.error.ApiException;
 import io.tas.error.ErrorCode;
 import io.tas.store.ChangeFeed;
 import io.tas.store.Database;
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,7 +60,7 @@ public final class ApiKeyService {
         this.cipher = cipher;
         this.accounts = accounts;
         this.changes = changes;
-        this.cache = Caffeine.newBuilder().ticker(() -> clock.millis() * 1_000_000L)
+        this.cache = Caches.upkeepOnCaller().ticker(() -> clock.millis() * 1_000_000L)
                 .maximumSize(CACHE_MAX_KEYS).expireAfterAccess(CACHE_IDLE).build();
         changes.subscribe(this::onChange); // before the first load, so no change falls between the two
         index.reload(() -> store.liveAccessKeys(db.dsl()));

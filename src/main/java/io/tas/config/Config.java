@@ -76,6 +76,19 @@ public record Config(
                 env.getOrDefault("TAS_TRUSTED_PROXIES", ""));
     }
 
+    /** A duration set in milliseconds, NAME_MS, within min..max; a clear refusal otherwise. */
+    public static Duration millis(Map<String, String> env, String name, long otherwise, long min, long max) {
+        String v = env.getOrDefault(name, Long.toString(otherwise));
+        long ms;
+        try {
+            ms = Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            throw new Invalid(name + " must be a number of milliseconds, got " + v);
+        }
+        if (ms < min || ms > max) throw new Invalid(name + " must be " + min + ".." + max + " ms, got " + v);
+        return Duration.ofMillis(ms);
+    }
+
     private static int number(Map<String, String> env, String name, int otherwise) {
         String v = env.get(name);
         if (v == null) return otherwise;

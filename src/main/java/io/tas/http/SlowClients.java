@@ -32,24 +32,13 @@ public final class SlowClients implements AutoCloseable {
     /** TAS_REQUEST_READ_TIMEOUT_MS bounds headers and body; TAS_IDLE_CONNECTION_TIMEOUT_MS an idle keep-alive connection. */
     public record Settings(Duration requestReadTimeout, Duration idleConnectionTimeout) {
         public static Settings fromEnv(Map<String, String> env) {
-            return new Settings(millis(env, "TAS_REQUEST_READ_TIMEOUT_MS", 10_000), millis(env, "TAS_IDLE_CONNECTION_TIMEOUT_MS", 120_000));
+            return new Settings(Config.millis(env, "TAS_REQUEST_READ_TIMEOUT_MS", 10_000, 100, 3_600_000),
+                    Config.millis(env, "TAS_IDLE_CONNECTION_TIMEOUT_MS", 120_000, 100, 3_600_000));
         }
 
         /** How often Helidon looks for idle connections: a tenth of the timeout, within 1..30 s. */
         public Duration idleConnectionPeriod() {
             long ms = Math.clamp(idleConnectionTimeout.toMillis() / 10, 1_000L, 30_000L);
-            return Duration.ofMillis(ms);
-        }
-
-        private static Duration millis(Map<String, String> env, String name, long dflt) {
-            String v = env.getOrDefault(name, Long.toString(dflt));
-            long ms;
-            try {
-                ms = Long.parseLong(v.trim());
-            } catch (NumberFormatException e) {
-                throw new Config.Invalid(name + " must be a number of milliseconds, got " + v);
-            }
-            if (ms < 100 || ms > 3_600_000) throw new Config.Invalid(name + " must be 100..3600000 ms, got " + v);
             return Duration.ofMillis(ms);
         }
     }

@@ -23,19 +23,8 @@ public final class Health {
      */
     public record Settings(Duration shutdownGrace, Duration shutdownDelay) {
         public static Settings fromEnv(Map<String, String> env) {
-            return new Settings(millis(env, "TAS_SHUTDOWN_GRACE_MS", 10_000, 30_000), millis(env, "TAS_SHUTDOWN_DELAY_MS", 0, 30_000));
-        }
-
-        private static Duration millis(Map<String, String> env, String name, long dflt, long max) {
-            String v = env.getOrDefault(name, Long.toString(dflt));
-            long ms;
-            try {
-                ms = Long.parseLong(v.trim());
-            } catch (NumberFormatException e) {
-                throw new Config.Invalid(name + " must be a number of milliseconds, got " + v);
-            }
-            if (ms < 0 || ms > max) throw new Config.Invalid(name + " must be 0.." + max + ", got " + v);
-            return Duration.ofMillis(ms);
+            return new Settings(Config.millis(env, "TAS_SHUTDOWN_GRACE_MS", 10_000, 0, 30_000),
+                    Config.millis(env, "TAS_SHUTDOWN_DELAY_MS", 0, 0, 30_000));
         }
     }
 

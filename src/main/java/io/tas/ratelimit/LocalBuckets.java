@@ -1,7 +1,6 @@
 package io.tas.ratelimit;
 
 import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
 import io.github.bucket4j.distributed.proxy.AbstractProxyManager;
@@ -10,6 +9,7 @@ import io.github.bucket4j.distributed.remote.CommandResult;
 import io.github.bucket4j.distributed.remote.MutableBucketEntry;
 import io.github.bucket4j.distributed.remote.RemoteBucketState;
 import io.github.bucket4j.distributed.remote.Request;
+import io.tas.common.Caches;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -32,9 +32,8 @@ final class LocalBuckets extends AbstractProxyManager<String> {
 
     LocalBuckets(ClientSideConfig config, long maxBuckets) {
         super(config);
-        this.cache = Caffeine.newBuilder()
+        this.cache = Caches.upkeepOnCaller()
                 .ticker(this::currentTimeNanos)
-                .executor(Runnable::run) // expiry work on the calling thread: deterministic under a test clock
                 .maximumSize(maxBuckets)
                 .expireAfter(Expiry.writing((String key, Held held) -> held.ttl()))
                 .build();

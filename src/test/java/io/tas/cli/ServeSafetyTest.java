@@ -91,7 +91,7 @@ class ServeSafetyTest {
         assertThat(refused(tas(Map.of("TAS_ADMIN_TOKEN", GOOD_TOKEN, "TAS_MASTER_KEY", GOOD_MASTER_KEY, "TAS_SHUTDOWN_GRACE_MS", "soon"), serve())))
                 .contains("TAS_SHUTDOWN_GRACE_MS must be a number of milliseconds, got soon");
         assertThat(refused(tas(Map.of("TAS_ADMIN_TOKEN", GOOD_TOKEN, "TAS_MASTER_KEY", GOOD_MASTER_KEY, "TAS_SHUTDOWN_DELAY_MS", "60000"), serve())))
-                .contains("TAS_SHUTDOWN_DELAY_MS must be 0..30000, got 60000");
+                .contains("TAS_SHUTDOWN_DELAY_MS must be 0..30000 ms, got 60000");
     }
 
     @Test
