@@ -346,27 +346,36 @@ run_wrk() {
   return "${PIPESTATUS[0]}"
 }
 
-# syscall_probe LABEL: the server's system calls (perf trace -s) and context switches (perf stat) for 3 s near the
-# end of the warm-up, so the measured window is untouched; $OUT/LABEL.syscalls says how many of each per answer
-# written (an answer is one write, writev, sendto or sendmsg: one per response for every server here, D111).
+# syscall_probe LABEL: the server's system calls (perf trace -s) and context switches (perf stat) for 3 s ending 2 s
+# before the warm-up does, so the measured window is untouched; $OUT/LABEL.syscalls says how many of each per answer
+# written (an answer is one write, writev, sendto or sendmsg: one per response for every server here, plus any log
+# line written meanwhile; D111). Every step tolerates a failed perf: the line then says why.
 syscall_probe() {
-  local label="$1" pid="$SERVER_PID" raw="$OUT/$1.syscalls.raw" cs="$OUT/$1.cswitch.raw" answers cswitch
-  sleep "$(awk -v w="$WARMUP" 'BEGIN{print (w > 8 ? w - 5 : 1)}')"
-  perf stat -e context-switches -x, -o "$cs" -p "$pid" -- sleep 3 > /dev/null 2>&1 &
-  perf trace -s -p "$pid" -o "$raw" -- sleep 3 > /dev/null 2>&1 || true
-  wait
+  local label="$1" pid="$SERVER_PID" raw="$OUT/$1.syscalls.raw" cs="$OUT/$1.cswitch.raw" out="$OUT/$1.syscalls" answers cswitch
+  if awk -v w="$WARMUP" 'BEGIN{exit !(w < 5)}'; then
+    echo "$label: not traced (a warm-up under 5 s leaves no room before the measured window)" > "$out"
+    return 0
+  fi
+  sleep "$(awk -v w="$WARMUP" 'BEGIN{print w - 5}')"
+  perf stat -e context-switches -x, -o "$cs" -p "$pid" -- sleep 3 > /dev/null 2> "$cs.err" &
+  perf trace -s -p "$pid" -o "$raw" -- sleep 3 > /dev/null 2> "$raw.err" || true
+  wait || true
+  if [[ ! -s "$raw" ]]; then
+    echo "$label: perf trace failed: $(head -c 200 "$raw.err" | tr '\n' ' ')" > "$out"
+    return 0
+  fi
   awk '/^ *[a-z_0-9]+ +[0-9]+ +[0-9]+ +[0-9.]+/ {c[$1] += $2; e[$1] += $3} END {for (k in c) print c[k], k, e[k]}' \
-    "$raw" 2>/dev/null | sort -nr > "$raw.sum"
+    "$raw" | sort -nr > "$raw.sum" || true
   answers="$(awk '$2 == "write" || $2 == "writev" || $2 == "sendto" || $2 == "sendmsg" {a += $1} END {print a + 0}' "$raw.sum")"
-  cswitch="$(awk -F, '$3 == "context-switches" {print $1}' "$cs" 2>/dev/null)"
+  cswitch="$( { awk -F, '$3 == "context-switches" {print $1}' "$cs" 2> /dev/null; } || true)"
   if (( answers == 0 )); then
-    echo "$label: no answer written while traced (perf trace: $raw)" > "$OUT/$label.syscalls"
+    echo "$label: no answer written while traced (or perf's summary has another layout: $raw)" > "$out"
     return 0
   fi
   awk -v label="$label" -v a="$answers" -v cs="$cswitch" '
     { all += $1; if (NR <= 6) { s = s sprintf("%s%s %.2f", (NR > 1 ? ", " : ""), $2, $1 / a); if ($3 > 0) s = s sprintf(" (%.2f failed)", $3 / a) } }
     END { printf "%-17s per answer: %s; all syscalls %.2f; context switches %s (%d answers traced)\n", label, s, all / a,
-          (cs ~ /^[0-9]+$/ ? sprintf("%.2f", cs / a) : "n/a"), a }' "$raw.sum" > "$OUT/$label.syscalls"
+          (cs ~ /^[0-9]+$/ ? sprintf("%.2f", cs / a) : "n/a"), a }' "$raw.sum" > "$out"
 }
 
 # ensure_wrk: wrk on the PATH, installed from Debian's packages when running as root; 1 when it is not available.
