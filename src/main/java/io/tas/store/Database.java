@@ -255,10 +255,6 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * COMMIT itself failed: the database may or may not have committed (the answer can be lost with the connection),
-     * so whoever retries must not assume it did not (the group commit fails such a batch instead of retrying it).
-     */
-    /**
      * Runs an insert of records whose ids the caller checked were free: a unique key that a concurrent transaction
      * stored in between is the caller's refusal (40017 with the message), never a 500. Inside a transaction, which the
      * refusal then rolls back.
@@ -271,6 +267,10 @@ public final class Database implements AutoCloseable {
         }
     }
 
+    /**
+     * COMMIT itself failed: the database may or may not have committed (the answer can be lost with the connection),
+     * so whoever retries must not assume it did not (the group commit fails such a batch instead of retrying it).
+     */
     public static final class CommitOutcomeUnknown extends DataAccessException {
         public CommitOutcomeUnknown(SQLException cause) { super("commit failed, outcome unknown: " + cause.getMessage(), cause); }
     }
