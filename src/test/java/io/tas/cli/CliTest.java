@@ -33,7 +33,7 @@ class CliTest {
 
     private static Run tas(String... args) {
         StringWriter out = new StringWriter();
-        CommandLine cl = Main.commandLine(new Main(), args);
+        CommandLine cl = new CommandLine(new Main());
         cl.setOut(new PrintWriter(out, true));
         int exit = cl.execute(args);
         return new Run(exit, out.toString());
@@ -45,26 +45,6 @@ class CliTest {
         System.arraycopy(head, 0, all, 0, head.length);
         System.arraycopy(rest, 0, all, head.length, rest.length);
         return all;
-    }
-
-    @Test
-    void onlyTheNamedSubcommandIsBuiltAndHelpStillListsThemAll() {
-        // D112: a start builds the one command model it runs; help and unknown names see every command.
-        assertThat(Main.commandLine(new Main(), "serve", "--port", "0").getSubcommands().keySet()).containsExactly("serve");
-        assertThat(Main.commandLine(new Main(), "admin", "reset").getSubcommands().keySet()).containsExactly("admin");
-        assertThat(Main.commandLine(new Main(), "--help").getSubcommands().keySet())
-                .containsExactly("demo", "serve", "call", "admin", "endpoints", "aot-train");
-        assertThat(Main.commandLine(new Main(), "nosuch").getSubcommands()).hasSize(6);
-        Run unknown = tas("nosuch");
-        assertThat(unknown.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
-        Run help = tas("--help");
-        assertThat(help.out().substring(help.out().indexOf("Commands:")).lines().skip(1)
-                .filter(l -> l.startsWith("  ") && !l.startsWith("    ")).map(l -> l.trim().split(" ")[0]))
-                .containsExactly("demo", "serve", "call", "admin", "endpoints");
-        // Each key is its command's own name, so help and parsing agree.
-        for (String name : Main.commandLine(new Main(), "--help").getSubcommands().keySet()) {
-            assertThat(Main.commandLine(new Main(), name).getSubcommands().get(name).getCommandSpec().name()).isEqualTo(name);
-        }
     }
 
     @Test

@@ -38,7 +38,7 @@ class ServeSafetyTest {
     private static Run tas(Map<String, String> env, String... args) {
         Main main = new Main(env);
         StringWriter out = new StringWriter(), err = new StringWriter();
-        CommandLine cl = Main.commandLine(main, args);
+        CommandLine cl = new CommandLine(main);
         cl.setOut(new PrintWriter(out, true));
         cl.setErr(new PrintWriter(err, true));
         // Its own thread: a server that runs blocks it until stopped.
