@@ -41,7 +41,12 @@ public final class AccountService implements AutoCloseable {
     }
 
     /** Applies a settings change (group-committed); the settings after it, or what refused it, nothing changed then. */
-    public AccountSettings change(SettingsChange c) { return settingsWriter.submit(c); }
+    public AccountSettings change(SettingsChange c) {
+        // The settings writers commit on connections of their own: a caller in a transaction would wait for them while
+        // holding its own (and on H2 the one turn to write, D113). Such a caller uses changeTogether.
+        if (db.inTransaction()) throw new IllegalStateException("change() inside a transaction: use changeTogether");
+        return settingsWriter.submit(c);
+    }
 
     /** Where settings changes learn what an account holds (positions, later orders). */
     public void exposureFrom(SettingsChange.ExposureProbe probe) { settingsWriter.exposureFrom(probe); }

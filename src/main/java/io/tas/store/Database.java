@@ -101,7 +101,8 @@ public final class Database implements AutoCloseable {
 
     /** Opens both pools (with HikariCP's metrics in the registry, when given) and migrates. */
     public static Database open(Config config, MeterRegistry metrics) {
-        String url = h2Settings(config.dbUrl());
+        H2Files.compactIfSparse(config.dbUrl(), H2Files.COMPACT_FROM_BYTES);
+        String url = H2Files.settings(config.dbUrl());
         // The pools first: their open connections keep an in-memory H2 database alive while Flyway works.
         List<FairConnections> pools = new ArrayList<>();
         try {
@@ -132,7 +133,8 @@ public final class Database implements AutoCloseable {
 
     private static HikariDataSource pool(Config config, String url, String name, int size, MeterRegistry metrics) {
         HikariConfig hc = new HikariConfig();
-        hc.setJdbcUrl(url);
+        if (url.startsWith("jdbc:h2:")) hc.setDataSource(H2WriteGate.gated(url, config.dbUser(), config.dbPassword())); // D113
+        else hc.setJdbcUrl(url);
         hc.setUsername(config.dbUser());
         hc.setPassword(config.dbPassword());
         hc.setMaximumPoolSize(size);
@@ -144,23 +146,6 @@ public final class Database implements AutoCloseable {
         if (url.startsWith("jdbc:postgresql")) hc.addDataSourceProperty("reWriteBatchedInserts", "true");
         if (metrics != null) hc.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(metrics));
         return new HikariDataSource(hc);
-    }
-
-    /**
-     * H2 settings the ledger relies on. DESIGN: a success is returned only after a commit that is on
-     * disk, so H2 files get WRITE_DELAY=0. Row locks wait up to 10 s (H2's default of 1 s would fail
-     * requests queued behind a busy account instead of serialising them, as PostgreSQL does). H2 would close the
-     * database from its own JVM shutdown hook, under requests still draining after SIGTERM (answered 40015, found by
-     * ShutdownIT): DB_CLOSE_ON_EXIT=FALSE leaves the close to App.close, after the drain.
-     */
-    static String h2Settings(String url) {
-        if (!url.startsWith("jdbc:h2:")) return url;
-        String upper = url.toUpperCase();
-        boolean file = !url.startsWith("jdbc:h2:mem:") && !url.startsWith("jdbc:h2:tcp:");
-        if (file && !upper.contains("WRITE_DELAY")) url += ";WRITE_DELAY=0";
-        if (!upper.contains("LOCK_TIMEOUT")) url += ";LOCK_TIMEOUT=10000";
-        if (!upper.contains("DB_CLOSE_ON_EXIT")) url += ";DB_CLOSE_ON_EXIT=FALSE";
-        return url;
     }
 
     /**

@@ -31,7 +31,7 @@ class SwitchSettingsTest {
         assertThat(defaults.pollInterval()).isEqualTo(Duration.ofSeconds(10));
         assertThat(defaults.runDueTimeout()).isEqualTo(Duration.ofSeconds(15));
         assertThat(JobsConfig.fromEnv(Map.of("TAS_JOBS_POLL_MS", "250")).pollInterval()).isEqualTo(Duration.ofMillis(250));
-        assertThatThrownBy(() -> JobsConfig.fromEnv(Map.of("TAS_JOBS_POLL_MS", "0"))).hasMessageContaining("at least 10");
+        assertThatThrownBy(() -> JobsConfig.fromEnv(Map.of("TAS_JOBS_POLL_MS", "0"))).hasMessageContaining("must be 10..3600000 ms");
     }
 
     @Test

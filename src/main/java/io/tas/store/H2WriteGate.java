@@ -1,0 +1,172 @@
+package io.tas.store;
+
+import org.h2.jdbcx.JdbcDataSource;
+
+import javax.sql.DataSource;
+import java.io.PrintWriter;
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.sql.CallableStatement;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.SQLTimeoutException;
+import java.sql.Statement;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+
+/**
+ * One writing session at a time on an H2 database (D113). H2's MVStore writes a version of its maps by taking each
+ * map's root in turn while other sessions go on writing, so a store that ran beside another session's transaction
+ * could hold part of it; after a SIGKILL the crash proof found a small-asset trade's balance update without its
+ * journal rows, and an acknowledged set-margin gone. Behind the gate every store H2 makes (at a commit, or when
+ * unsaved changes pile up) runs on the thread of the one session that writes, with no other write in flight.
+ * <p>
+ * A connection takes the gate at its first statement once auto-commit is off and keeps it until commit, rollback or
+ * close; in auto-commit mode it takes it for each statement but plain reads (a SELECT without FOR UPDATE), which
+ * need none. Transactions on H2 therefore run one after another; PostgreSQL never goes through here.
+ */
+final class H2WriteGate {
+    /** Longer than any transaction of the service takes; past it a writer fails with an error instead of hanging. */
+    static final long WAIT_MS = 30_000;
+    /** One gate per database: connections to the same file share one H2 engine in this JVM. */
+    private static final ConcurrentMap<String, Semaphore> GATES = new ConcurrentHashMap<>();
+    private static final Set<String> EXECUTE = Set.of("execute", "executeQuery", "executeUpdate", "executeLargeUpdate",
+            "executeBatch", "executeLargeBatch");
+
+    private H2WriteGate() {}
+
+    /** Connections to url, each passing through the gate of its database. */
+    static DataSource gated(String url, String user, String password) {
+        JdbcDataSource h2 = new JdbcDataSource();
+        h2.setURL(url);
+        h2.setUser(user);
+        h2.setPassword(password);
+        Semaphore gate = GATES.computeIfAbsent(database(url), k -> new Semaphore(1, true));
+        return new GatedSource(h2, gate);
+    }
+
+    /** The database a URL names, without its settings: jdbc:h2:file:./data/tas;WRITE_DELAY=0 and ...;LOCK_TIMEOUT=1 share a gate. */
+    static String database(String url) {
+        int semi = url.indexOf(';');
+        return semi < 0 ? url : url.substring(0, semi);
+    }
+
+    /** Whether a statement only reads: SELECT, WITH, VALUES, TABLE, SHOW or EXPLAIN, and no FOR UPDATE (which locks rows by writing). */
+    static boolean onlyReads(String sql) {
+        if (sql == null) return false;
+        String s = sql.strip().toLowerCase(Locale.ROOT);
+        while (s.startsWith("(")) s = s.substring(1).stripLeading();
+        boolean read = s.startsWith("select") || s.startsWith("with") || s.startsWith("values") || s.startsWith("table")
+                || s.startsWith("show") || s.startsWith("explain");
+        return read && !s.contains("for update");
+    }
+
+    private record GatedSource(JdbcDataSource h2, Semaphore gate) implements DataSource {
+        @Override public Connection getConnection() throws SQLException { return wrap(h2.getConnection()); }
+        @Override public Connection getConnection(String user, String password) throws SQLException { return wrap(h2.getConnection(user, password)); }
+        @Override public PrintWriter getLogWriter() { return null; }
+        @Override public void setLogWriter(PrintWriter out) {}
+        @Override public void setLoginTimeout(int seconds) { h2.setLoginTimeout(seconds); }
+        @Override public int getLoginTimeout() { return h2.getLoginTimeout(); }
+        @Override public Logger getParentLogger() throws SQLFeatureNotSupportedException { throw new SQLFeatureNotSupportedException(); }
+        @Override public <T> T unwrap(Class<T> iface) throws SQLException { throw new SQLException("not a wrapper"); }
+        @Override public boolean isWrapperFor(Class<?> iface) { return false; }
+
+        private Connection wrap(Connection c) throws SQLException {
+            return (Connection) Proxy.newProxyInstance(H2WriteGate.class.getClassLoader(), new Class<?>[]{Connection.class}, new Session(c, gate));
+        }
+    }
+
+    /** A connection's hold on the gate; its statements report to it. Closing or ending a transaction lets go. */
+    private static final class Session implements InvocationHandler {
+        private final Connection connection;
+        private final Semaphore gate;
+        private volatile boolean autoCommit;
+        private volatile boolean holding;
+
+        Session(Connection connection, Semaphore gate) throws SQLException {
+            this.connection = connection;
+            this.gate = gate;
+            this.autoCommit = connection.getAutoCommit();
+        }
+
+        @Override
+        public Object invoke(Object proxy, Method m, Object[] args) throws Throwable {
+            String name = m.getName();
+            if (name.equals("equals")) return proxy == args[0];
+            if (name.equals("hashCode")) return System.identityHashCode(proxy);
+            try {
+                Object result = call(connection, m, args);
+                if (result instanceof CallableStatement || result instanceof PreparedStatement) {
+                    return statement((Statement) result, args != null && args.length > 0 ? (String) args[0] : null);
+                }
+                if (result instanceof Statement s) return statement(s, null);
+                return result;
+            } finally {
+                switch (name) {
+                    case "commit", "close" -> release();
+                    case "rollback" -> { if (args == null) release(); } // to a savepoint, the transaction goes on
+                    case "setAutoCommit" -> {
+                        autoCommit = connection.getAutoCommit();
+                        if (autoCommit) release(); // turning auto-commit on commits
+                    }
+                    default -> { }
+                }
+            }
+        }
+
+        private Statement statement(Statement s, String preparedSql) {
+            Class<?> type = s instanceof CallableStatement ? CallableStatement.class : s instanceof PreparedStatement ? PreparedStatement.class : Statement.class;
+            return (Statement) Proxy.newProxyInstance(H2WriteGate.class.getClassLoader(), new Class<?>[]{type}, (proxy, m, args) -> {
+                if (!EXECUTE.contains(m.getName())) return call(s, m, args);
+                String sql = args != null && args.length > 0 && args[0] instanceof String q ? q : preparedSql;
+                boolean took = enter(!m.getName().endsWith("Batch") && onlyReads(sql));
+                try {
+                    return call(s, m, args);
+                } finally {
+                    if (took && autoCommit) release();
+                }
+            });
+        }
+
+        /** Takes the gate unless this connection holds it or the statement is a read in auto-commit mode; whether it took it. */
+        private boolean enter(boolean read) throws SQLException {
+            if (holding || (autoCommit && read)) return false;
+            try {
+                if (!gate.tryAcquire(WAIT_MS, TimeUnit.MILLISECONDS)) {
+                    throw new SQLTimeoutException("no turn to write on the H2 database within " + WAIT_MS + " ms", "HYT00");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SQLException("interrupted while waiting to write on the H2 database", "HYT00", e);
+            }
+            synchronized (this) {
+                holding = true;
+            }
+            return true;
+        }
+
+        private synchronized void release() {
+            if (!holding) return;
+            holding = false;
+            gate.release();
+        }
+
+        private static Object call(Object target, Method m, Object[] args) throws Throwable {
+            try {
+                return m.invoke(target, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        }
+    }
+}
