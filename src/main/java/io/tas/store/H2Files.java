@@ -20,7 +20,7 @@ final class H2Files {
     private static final Logger log = LoggerFactory.getLogger(H2Files.class);
     /** Below this a file is left as it is, however sparse: rewriting it would gain little. */
     static final long COMPACT_FROM_BYTES = 64L << 20;
-    /** A file whose live share (percent of its chunks' bytes that are live) is below this is rewritten at start. */
+    /** A file whose live share (percent of its bytes that live chunks' live pages take) is below this is rewritten at start. */
     static final int COMPACT_BELOW_FILL_PERCENT = 50;
 
     private H2Files() {}
@@ -68,7 +68,9 @@ final class H2Files {
             long before = Files.size(f);
             int fill;
             try (MVStore store = new MVStore.Builder().fileName(f.toString()).readOnly().open()) {
-                fill = store.getFileStore().getChunksFillRate(); // live share of the chunks: with no reuse, dead chunks still hold their blocks
+                // Live share of the file: the blocks its listed chunks take, times the live share inside them. Dropped
+                // chunks count in neither, listed dead ones in the second.
+                fill = store.getFileStore().getFillRate() * store.getFileStore().getChunksFillRate() / 100;
             }
             if (fill >= COMPACT_BELOW_FILL_PERCENT) return false;
             long started = System.nanoTime();

@@ -13,7 +13,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
-import java.sql.SQLTimeoutException;
+import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.util.Locale;
 import java.util.Set;
@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import java.util.logging.Logger;
 
 /**
@@ -30,9 +31,10 @@ import java.util.logging.Logger;
  * journal rows, and an acknowledged set-margin gone. Behind the gate every store H2 makes (at a commit, or when
  * unsaved changes pile up) runs on the thread of the one session that writes, with no other write in flight.
  * <p>
- * A connection takes the gate at its first statement once auto-commit is off and keeps it until commit, rollback or
- * close; in auto-commit mode it takes it for each statement but plain reads (a SELECT without FOR UPDATE), which
- * need none. Transactions on H2 therefore run one after another; PostgreSQL never goes through here.
+ * A plain read (a SELECT without FOR UPDATE) never takes the gate: it changes no map. A connection takes it at its
+ * first other statement and, once auto-commit is off, keeps it until commit, rollback or close; in auto-commit mode
+ * only for that statement. Writing transactions on H2 therefore run one after another; PostgreSQL never goes through
+ * here.
  */
 final class H2WriteGate {
     /** Longer than any transaction of the service takes; past it a writer fails with an error instead of hanging. */
@@ -41,6 +43,8 @@ final class H2WriteGate {
     private static final ConcurrentMap<String, Semaphore> GATES = new ConcurrentHashMap<>();
     private static final Set<String> EXECUTE = Set.of("execute", "executeQuery", "executeUpdate", "executeLargeUpdate",
             "executeBatch", "executeLargeBatch");
+
+    private static final Pattern CHANGES = Pattern.compile("\\b(insert|update|delete|merge)\\b");
 
     private H2WriteGate() {}
 
@@ -60,14 +64,17 @@ final class H2WriteGate {
         return semi < 0 ? url : url.substring(0, semi);
     }
 
-    /** Whether a statement only reads: SELECT, WITH, VALUES, TABLE, SHOW or EXPLAIN, and no FOR UPDATE (which locks rows by writing). */
+    /**
+     * Whether a statement only reads: SELECT, WITH, VALUES, TABLE, SHOW or EXPLAIN, without the words INSERT, UPDATE,
+     * DELETE or MERGE anywhere (FOR UPDATE locks rows by writing; H2's SELECT ... FROM FINAL TABLE (INSERT ...) writes).
+     */
     static boolean onlyReads(String sql) {
         if (sql == null) return false;
         String s = sql.strip().toLowerCase(Locale.ROOT);
         while (s.startsWith("(")) s = s.substring(1).stripLeading();
         boolean read = s.startsWith("select") || s.startsWith("with") || s.startsWith("values") || s.startsWith("table")
                 || s.startsWith("show") || s.startsWith("explain");
-        return read && !s.contains("for update");
+        return read && !CHANGES.matcher(s).find();
     }
 
     private record GatedSource(JdbcDataSource h2, Semaphore gate) implements DataSource {
@@ -92,6 +99,8 @@ final class H2WriteGate {
         private final Semaphore gate;
         private volatile boolean autoCommit;
         private volatile boolean holding;
+        /** Set by close or abort (from any thread, HikariCP's too): a turn taken after it is handed back at once. */
+        private volatile boolean closed;
 
         Session(Connection connection, Semaphore gate) throws SQLException {
             this.connection = connection;
@@ -113,7 +122,11 @@ final class H2WriteGate {
                 return result;
             } finally {
                 switch (name) {
-                    case "commit", "close" -> release();
+                    case "close", "abort" -> {
+                        closed = true;
+                        release();
+                    }
+                    case "commit" -> release();
                     case "rollback" -> { if (args == null) release(); } // to a savepoint, the transaction goes on
                     case "setAutoCommit" -> {
                         autoCommit = connection.getAutoCommit();
@@ -138,18 +151,26 @@ final class H2WriteGate {
             });
         }
 
-        /** Takes the gate unless this connection holds it or the statement is a read in auto-commit mode; whether it took it. */
+        /**
+         * Takes the gate unless this connection holds it or the statement only reads; whether it took it. A wait past
+         * WAIT_MS fails as a lack of connections does (state 08001): the database is stuck, not this statement, so a
+         * group commit fails its batch at once instead of retrying each change alone.
+         */
         private boolean enter(boolean read) throws SQLException {
-            if (holding || (autoCommit && read)) return false;
+            if (holding || read) return false;
+            boolean acquired;
             try {
-                if (!gate.tryAcquire(WAIT_MS, TimeUnit.MILLISECONDS)) {
-                    throw new SQLTimeoutException("no turn to write on the H2 database within " + WAIT_MS + " ms", "HYT00");
-                }
+                acquired = gate.tryAcquire(WAIT_MS, TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new SQLException("interrupted while waiting to write on the H2 database", "HYT00", e);
+                throw new SQLTransientConnectionException("interrupted while waiting to write on the H2 database", "08001", e);
             }
+            if (!acquired) throw new SQLTransientConnectionException("no turn to write on the H2 database within " + WAIT_MS + " ms", "08001");
             synchronized (this) {
+                if (closed) {
+                    gate.release();
+                    throw new SQLTransientConnectionException("the connection was closed", "08003");
+                }
                 holding = true;
             }
             return true;

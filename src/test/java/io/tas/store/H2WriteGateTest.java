@@ -94,6 +94,24 @@ class H2WriteGateTest {
     }
 
     @Test
+    void aTransactionThatOnlyReadsLetsAWriterIn() throws Exception {
+        DataSource ds = database();
+        try (Connection reading = ds.getConnection()) {
+            reading.setAutoCommit(false);
+            try (ResultSet rs = reading.createStatement().executeQuery("select count(*) from t")) {
+                rs.next();
+            }
+            assertThat(writeElsewhere(ds, "update t set v = 7 where id = 1").get(10, TimeUnit.SECONDS)).isEqualTo(1);
+            // Its first write takes the turn, which the other writer gave back with its commit.
+            assertThat(reading.createStatement().executeUpdate("update t set v = 8 where id = 2")).isEqualTo(1);
+            CompletableFuture<Integer> next = writeElsewhere(ds, "update t set v = 9 where id = 1");
+            assertWaits(next);
+            reading.commit();
+            assertThat(next.get(10, TimeUnit.SECONDS)).isEqualTo(1);
+        }
+    }
+
+    @Test
     void rollbackCloseAndAutoCommitOnEachLetTheNextWriterIn() throws Exception {
         DataSource ds = database();
         for (String end : new String[]{"rollback", "close", "autocommit"}) {
@@ -142,6 +160,8 @@ class H2WriteGateTest {
         assertThat(H2WriteGate.onlyReads("update t set v = 1")).isFalse();
         assertThat(H2WriteGate.onlyReads("insert into t values (3, 3)")).isFalse();
         assertThat(H2WriteGate.onlyReads("merge into t key(id) values (1, 1)")).isFalse();
+        assertThat(H2WriteGate.onlyReads("select id from final table (insert into t values (4, 4))")).isFalse();
+        assertThat(H2WriteGate.onlyReads("select updated_time, update_count from t")).as("names that hold the words").isTrue();
         assertThat(H2WriteGate.onlyReads(null)).isFalse();
         assertThat(H2WriteGate.database("jdbc:h2:file:./data/tas;WRITE_DELAY=0")).isEqualTo("jdbc:h2:file:./data/tas");
     }
