@@ -36,7 +36,7 @@ final class H2Files {
     static String settings(String url) {
         if (!url.startsWith("jdbc:h2:")) return url;
         String upper = url.toUpperCase();
-        boolean persistent = !url.startsWith("jdbc:h2:mem:") && !url.startsWith("jdbc:h2:tcp:") && !url.startsWith("jdbc:h2:ssl:");
+        boolean persistent = !inMemoryOrRemote(url.substring("jdbc:h2:".length()));
         if (persistent && !upper.contains("WRITE_DELAY")) url += ";WRITE_DELAY=0";
         if (persistent && !upper.contains("REUSE_SPACE")) url += ";REUSE_SPACE=FALSE";
         if (!upper.contains("LOCK_TIMEOUT")) url += ";LOCK_TIMEOUT=10000";
@@ -51,11 +51,16 @@ final class H2Files {
         int semi = name.indexOf(';');
         if (semi >= 0) name = name.substring(0, semi);
         if (name.startsWith("file:")) name = name.substring("file:".length());
-        else if (name.startsWith("mem:") || name.startsWith("tcp:") || name.startsWith("ssl:")) return Optional.empty();
+        else if (inMemoryOrRemote(name)) return Optional.empty();
         if (name.startsWith("~")) name = System.getProperty("user.home") + name.substring(1);
         // Another file system (nio:, split:, zip:, ...): left to H2.
         if (name.indexOf(':') > 1) return Optional.empty();
         return Optional.of(Path.of(name + ".mv.db"));
+    }
+
+    /** Whether what follows "jdbc:h2:" names an in-memory database or one on a server: no file of this process. */
+    private static boolean inMemoryOrRemote(String name) {
+        return name.startsWith("mem:") || name.startsWith("tcp:") || name.startsWith("ssl:");
     }
 
     /** Rewrites the file with its live data when it is at least minBytes and less than half live; whether it did. */
@@ -64,8 +69,9 @@ final class H2Files {
         if (file.isEmpty() || !settings(url).toUpperCase().contains("REUSE_SPACE=FALSE")) return false;
         try {
             Path f = file.get();
-            if (!Files.isRegularFile(f) || Files.size(f) < minBytes) return false;
+            if (!Files.isRegularFile(f)) return false;
             long before = Files.size(f);
+            if (before < minBytes) return false;
             int fill;
             try (MVStore store = new MVStore.Builder().fileName(f.toString()).readOnly().open()) {
                 // Live share of the file: the blocks its listed chunks take, times the live share inside them. Dropped
