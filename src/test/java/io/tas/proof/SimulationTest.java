@@ -17,6 +17,7 @@ import java.util.TreeMap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Issue 12 item 1 on each database: SEEDS seeds of OPS operations each (CI: 20 x 2,000; -Dproof.long=true: 100 x
@@ -33,8 +34,10 @@ class SimulationTest {
     private static final boolean LONG = Boolean.getBoolean("proof.long");
     private static final int SEEDS = Integer.getInteger("proof.seeds", LONG ? 100 : 20);
     private static final int OPS = Integer.getInteger("proof.ops", LONG ? 10_000 : 2_000);
-    /** The seeds run are FIRST_SEED, FIRST_SEED + 1, ...; -Dproof.seed=S runs only S. */
+    /** The seeds run are FIRST_SEED, FIRST_SEED + 1, ...; -Dproof.seed=S runs only S, or with -Dproof.seeds=N the N from S on (a long run in parts). */
     private static final long FIRST_SEED = Long.getLong("proof.seed", 1L);
+    /** -Dproof.sim.db=H2 (or POSTGRES) runs one database only, so a long run can give each database its own JVM and core. */
+    private static final String ONLY = System.getProperty("proof.sim.db");
 
     /** One server per database for the class, on its own clock (the simulation sets it back at each seed's start). */
     private static final Map<Databases.Kind, TestServer> SERVERS = new java.util.EnumMap<>(Databases.Kind.class);
@@ -48,6 +51,7 @@ class SimulationTest {
 
     @BeforeEach
     void startServer() {
+        assumeTrue(ONLY == null || ONLY.equalsIgnoreCase(kind.name()), "-Dproof.sim.db=" + ONLY);
         sim = SIMULATIONS.computeIfAbsent(kind, k -> {
             MutableClock clock = new MutableClock(Simulation.START_MILLIS);
             TestServer server = TestServer.start(k, clock, false);
@@ -71,7 +75,7 @@ class SimulationTest {
 
     @Test
     void seedsKeepEveryInvariant() {
-        int seeds = System.getProperty("proof.seed") != null ? 1 : SEEDS;
+        int seeds = System.getProperty("proof.seed") != null && System.getProperty("proof.seeds") == null ? 1 : SEEDS;
         Map<String, long[]> outcomes = new TreeMap<>();
         long t0 = System.nanoTime();
         long checks = 0;
