@@ -25,7 +25,7 @@ public final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Config config;
         try {
-            config = options.apply(Config.fromEnv(main.env())).withSandbox(true).validated(); // the demo is the sandbox
+            config = options.apply(main.env()).withSandbox(true).validated(); // the demo is the sandbox
             App.checkEnvironment(main.env(), true);
         } catch (Config.Invalid e) {
             return ServeCommand.refuse(spec, e);

@@ -34,7 +34,7 @@ public final class ServeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Config config;
         try {
-            config = options.apply(Config.fromEnv(main.env()));
+            config = options.apply(main.env());
             config = config.withSandbox(sandbox || config.sandbox()).validated();
             App.checkEnvironment(main.env(), config.sandbox());
         } catch (Config.Invalid e) {

@@ -4,6 +4,7 @@ import io.tas.config.Config;
 import picocli.CommandLine.Option;
 
 import java.time.Duration;
+import java.util.Map;
 
 /** Flags shared by `serve` and `demo`; each overrides its TAS_* environment variable. */
 public final class ServerOptions {
@@ -30,12 +31,18 @@ public final class ServerOptions {
     @Option(names = "--trusted-proxies", description = "comma list of proxy IPs and CIDRs whose X-Forwarded-For names the client (env TAS_TRUSTED_PROXIES, default: none, the header is ignored)")
     String trustedProxies;
 
-    Config apply(Config c) {
+    /** The configuration of env with these flags over it: a flag wins over its variable, a variable over the default. */
+    Config apply(Map<String, String> env) {
+        Config c = Config.fromEnv(env);
         if (port != null) c = c.withPort(port);
         if (adminPort != null) c = c.withAdminPort(adminPort);
-        if (dbUrl != null) c = c.withDb(dbUrl, dbUser != null ? dbUser : (dbUrl.startsWith("jdbc:postgresql") ? "postgres" : "sa"),
-                dbPassword != null ? dbPassword : "");
-        else if (dbUser != null || dbPassword != null) c = c.withDb(c.dbUrl(), dbUser != null ? dbUser : c.dbUser(), dbPassword != null ? dbPassword : c.dbPassword());
+        if (dbUrl != null) {
+            // Another URL may mean another database's default user, but TAS_DB_USER / TAS_DB_PASSWORD still apply.
+            String user = dbUser != null ? dbUser : env.getOrDefault("TAS_DB_USER", dbUrl.startsWith("jdbc:postgresql") ? "postgres" : "sa");
+            c = c.withDb(dbUrl, user, dbPassword != null ? dbPassword : env.getOrDefault("TAS_DB_PASSWORD", ""));
+        } else if (dbUser != null || dbPassword != null) {
+            c = c.withDb(c.dbUrl(), dbUser != null ? dbUser : c.dbUser(), dbPassword != null ? dbPassword : c.dbPassword());
+        }
         if (rateLimits != null) c = c.withRateLimits(!"off".equalsIgnoreCase(rateLimits));
         if (cache != null) c = c.withCache(!"off".equalsIgnoreCase(cache));
         if (timestampWindowMs != null) c = c.withTimestampWindow(Duration.ofMillis(timestampWindowMs));

@@ -269,26 +269,45 @@ class CliTest {
 
     @Test
     void theNodeIdFlagWinsOverTheEnvironment() {
-        Config env = Config.fromEnv(Map.of("TAS_NODE_ID", "3"));
+        Map<String, String> env = Map.of("TAS_NODE_ID", "3");
         ServeCommand flagged = new ServeCommand();
         new CommandLine(flagged).parseArgs("--node-id", "12");
         assertThat(flagged.options.apply(env).nodeId()).isEqualTo(12);
         ServeCommand plain = new ServeCommand();
         new CommandLine(plain).parseArgs();
         assertThat(plain.options.apply(env).nodeId()).isEqualTo(3);
-        assertThat(plain.options.apply(Config.fromEnv(Map.of())).nodeId()).as("unset: lease any free id").isNull();
+        assertThat(plain.options.apply(Map.of()).nodeId()).as("unset: lease any free id").isNull();
     }
 
     @Test
     void theTrustedProxiesFlagWinsOverTheEnvironment() {
-        Config env = Config.fromEnv(Map.of("TAS_TRUSTED_PROXIES", "10.0.0.5"));
+        Map<String, String> env = Map.of("TAS_TRUSTED_PROXIES", "10.0.0.5");
         ServeCommand flagged = new ServeCommand();
         new CommandLine(flagged).parseArgs("--trusted-proxies", "10.1.0.0/16,::1");
         assertThat(flagged.options.apply(env).trustedProxies()).isEqualTo("10.1.0.0/16,::1");
         ServeCommand plain = new ServeCommand();
         new CommandLine(plain).parseArgs();
         assertThat(plain.options.apply(env).trustedProxies()).isEqualTo("10.0.0.5");
-        assertThat(plain.options.apply(Config.fromEnv(Map.of())).trustedProxies()).as("unset: no proxy trusted").isEmpty();
+        assertThat(plain.options.apply(Map.of()).trustedProxies()).as("unset: no proxy trusted").isEmpty();
+    }
+
+    @Test
+    void anotherDatabaseUrlKeepsTheCredentialsOfTheEnvironment() {
+        Map<String, String> env = Map.of("TAS_DB_USER", "alice", "TAS_DB_PASSWORD", "s3cret");
+        ServeCommand urlOnly = new ServeCommand();
+        new CommandLine(urlOnly).parseArgs("--db-url", "jdbc:postgresql://db:5432/tas");
+        Config c = urlOnly.options.apply(env);
+        assertThat(c.dbUrl()).isEqualTo("jdbc:postgresql://db:5432/tas");
+        assertThat(c.dbUser()).isEqualTo("alice");
+        assertThat(c.dbPassword()).isEqualTo("s3cret");
+        assertThat(urlOnly.options.apply(Map.of()).dbUser()).as("no variable: the URL's database's default").isEqualTo("postgres");
+        ServeCommand all = new ServeCommand();
+        new CommandLine(all).parseArgs("--db-url", "jdbc:h2:mem:x", "--db-user", "bob", "--db-password", "pw");
+        assertThat(all.options.apply(env).dbUser()).isEqualTo("bob");
+        assertThat(all.options.apply(env).dbPassword()).isEqualTo("pw");
+        ServeCommand userOnly = new ServeCommand();
+        new CommandLine(userOnly).parseArgs("--db-user", "carol");
+        assertThat(userOnly.options.apply(env).dbPassword()).as("the variable's password with the flag's user").isEqualTo("s3cret");
     }
 
     /**
