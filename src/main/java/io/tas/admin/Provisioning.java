@@ -156,7 +156,13 @@ public final class Provisioning {
         if (!deposits.isEmpty()) ledger.postOnce("deposit", "seed:" + a.uid(), a.uid(), deposits);
         for (SeedBalance b : spec.balances()) {
             String ref = "seed:" + a.uid() + ":" + b.account() + ":" + b.coin();
-            if (b.debt() != null && b.debt().signum() > 0) borrow(new LedgerOp(a.uid(), "unified", b.coin(), b.debt(), ref + ":debt"));
+            if (b.debt() != null && b.debt().signum() > 0) {
+                // Debt is the unified account's (D57): on another account it would be borrowed into unified unseen.
+                if (b.account() != null && !"unified".equals(b.account())) {
+                    throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "debt of " + b.coin() + " on the " + b.account() + " account: only the unified account borrows");
+                }
+                borrow(new LedgerOp(a.uid(), "unified", b.coin(), b.debt(), ref + ":debt"));
+            }
         }
         for (SeedPosition pos : spec.positions()) {
             openPosition(new SeedPosition(a.uid(), pos.category(), pos.symbol(), pos.holdSide(), pos.marginMode(),
@@ -347,7 +353,12 @@ public final class Provisioning {
     }
 
     public LedgerResult borrow(LedgerOp op) {
-        requireAccount(require(op.uid(), "uid"));
+        long uid = require(op.uid(), "uid");
+        Account account = accounts.find(uid).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, uid));
+        // D57: a classic account cannot borrow; its debt would sit on a unified balance no row shows and nothing charges.
+        if (account.kind() != AccountKind.UNIFIED) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "uid " + uid + " is a classic account, which cannot borrow");
+        }
         Ledger.checkAmount("amount", op.amount());
         Ledger.checkRef(op.ref());
         Ledger.Posted p = loans.borrow(op.uid(), coin(op.coin()), op.amount(), op.ref());

@@ -23,12 +23,21 @@ public final class Params {
         String v;
         if (request.body() != null && !request.endpoint().method().equals("GET")) {
             JsonNode n = request.body().get(name);
-            v = n == null || n.isNull() ? null : (n.isValueNode() ? n.asText() : n.toString());
+            v = n == null || n.isNull() ? null : n.isBigDecimal() ? plainNumber(n.decimalValue()) : (n.isValueNode() ? n.asText() : n.toString());
         } else {
             v = request.query().get(name);
         }
         if (v != null && v.indexOf('\0') >= 0) throw new ApiException(ErrorCode.PARAM_ERROR, name);
         return v == null || v.isEmpty() ? null : v;
+    }
+
+    /**
+     * A JSON number as the digits it was sent with (D116): 0.0005 stays 0.0005, not 5.0E-4, and 1e-7 becomes 0.0000001.
+     * One with more than 128 digits or an exponent beyond 128 keeps its exponent form, which no parameter accepts: a
+     * plain form of 1e100000000 would be a hundred million characters.
+     */
+    static String plainNumber(java.math.BigDecimal d) {
+        return d.precision() > 128 || Math.abs((long) d.scale()) > 128 ? d.toString() : d.toPlainString();
     }
 
     /** Throws one 40019 naming all missing parameters, comma-joined as the platform does. */

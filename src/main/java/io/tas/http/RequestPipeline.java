@@ -253,9 +253,15 @@ public final class RequestPipeline {
         }
     }
 
-    /** A body is one JSON value: "{}x" or "{} {}" is malformed, not {} (issue 12 fuzz: it was taken as {}). */
+    /**
+     * A body is one JSON value: "{}x" or "{} {}" is malformed, not {} (issue 12 fuzz: it was taken as {}). A number
+     * keeps the exact value and scale it was sent with (D116): read as a double, 0.1234567890123456789 became
+     * 0.12345678901234568 and passed the decimals check as another amount.
+     */
     private static final com.fasterxml.jackson.databind.ObjectReader ONE_JSON_VALUE =
-            Json.MAPPER.reader().with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+            Json.MAPPER.reader().with(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                    .with(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                    .without(com.fasterxml.jackson.databind.cfg.JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES);
 
     /** Wire facts §1.3: an empty body and {} both mean "no parameters". Anything else must be a JSON object. */
     private static JsonNode parseJsonBody(byte[] body) {
@@ -264,7 +270,8 @@ public final class RequestPipeline {
             JsonNode n = ONE_JSON_VALUE.readTree(body);
             if (n == null || !n.isObject()) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "body must be a JSON object");
             return n;
-        } catch (JsonProcessingException e) {
+        } catch (JsonProcessingException | NumberFormatException e) {
+            // Jackson throws the bare NumberFormatException for a number whose exponent overflows (1E-2147483649).
             throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "malformed JSON body");
         } catch (IOException e) {
             throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "unreadable request body");

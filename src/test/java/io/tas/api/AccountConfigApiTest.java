@@ -206,6 +206,31 @@ class AccountConfigApiTest extends SharedServerTest {
         admin.assertConserved();
     }
 
+    /** D116: a bare JSON number is its exact value, never a double's 17 digits (the spec's clients send strings; others may not). */
+    @Test
+    void aBareJsonNumberIsTakenAtItsExactValue() {
+        ApiClient c = fresh("USDT", "2000");
+        long uid = admin.lastUid;
+        openPosition(uid, "long", "isolated", "0.1", "95000");
+        String path = "/api/v3/account/set-margin";
+        String base = "{\"category\":\"USDT-FUTURES\",\"symbol\":\"BTCUSDT\",\"posSide\":\"long\",\"operation\":";
+        String before = state(c, uid);
+        // 19 decimals are refused, not rounded to 0.12345678901234568 and moved.
+        assertError(c.post(path, base + "\"add\",\"amount\":0.1234567890123456789}"), "40808",
+                "Parameter verification exception amount checkBDScale error value=0.1234567890123456789 checkScale=18");
+        // A hundred million digits in plain form: refused from its exponent form, never written out.
+        assertError(c.post(path, base + "\"add\",\"amount\":1e100000000}"), "40020", "Parameter amount error");
+        // An exponent past a BigDecimal's range is a malformed body, not a server failure.
+        assertError(c.post(path, base + "\"add\",\"amount\":1E-2147483649}"), "40017", null);
+        assertThat(state(c, uid)).isEqualTo(before);
+        // A small amount moves exactly, written plainly or with an exponent (a double printed 0.0005 as 5.0E-4: 40020).
+        ok(c.post(path, base + "\"add\",\"amount\":0.0005}"));
+        assertThat(position(uid).get("marginSize").asText()).isEqualTo("950.0005");
+        ok(c.post(path, base + "\"remove\",\"amount\":5E-4}"));
+        assertThat(state(c, uid)).isEqualTo(before);
+        admin.assertConserved();
+    }
+
     @Test
     void marginOfACrossedPositionCannotBeSet() {
         ApiClient c = fresh("USDT", "2000");

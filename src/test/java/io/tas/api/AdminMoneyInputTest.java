@@ -143,6 +143,26 @@ class AdminMoneyInputTest extends SharedServerTest {
         assertThat(admin.balances(uid)).containsEntry("unified/USDT", "15/0/5");
     }
 
+    /** D57: only the unified account borrows; a classic account's debt would be unseen and never charged. */
+    @Test
+    void aClassicAccountCannotBeGivenDebt() {
+        long classic = admin.createAccount("{\"username\":\"" + name() + "\",\"accountMode\":\"CLASSIC\"}");
+        admin.settleJobs(); // D96: no other test's switch job may land between the two hashes
+        String before = admin.stateHash();
+        assertError(admin.post("/admin/v1/ledger/borrow", "{\"uid\":" + classic + ",\"account\":\"unified\",\"coin\":\"USDT\",\"amount\":\"100\",\"ref\":\"" + name() + "\"}"),
+                "40017", "Parameter verification failed uid " + classic + " is a classic account, which cannot borrow");
+        // Nor through a seed: debt named on the spot account, or on a classic account's unified one.
+        long uid = 1778000000L + NAMES.incrementAndGet() * 10 + kind.ordinal();
+        assertError(admin.post("/admin/v1/seed", "{\"accounts\":[{\"uid\":" + uid + ",\"username\":\"" + name() + "\",\"balances\":["
+                + "{\"account\":\"spot\",\"coin\":\"USDT\",\"available\":\"5\",\"debt\":\"100\"}]}]}"), "40017",
+                "Parameter verification failed debt of USDT on the spot account: only the unified account borrows");
+        assertError(admin.post("/admin/v1/seed", "{\"accounts\":[{\"uid\":" + uid + ",\"username\":\"" + name() + "\",\"accountMode\":\"CLASSIC\","
+                + "\"balances\":[{\"account\":\"unified\",\"coin\":\"USDT\",\"debt\":\"100\"}]}]}"), "40017",
+                "Parameter verification failed uid " + uid + " is a classic account, which cannot borrow");
+        assertThat(admin.stateHash()).as("refusals change nothing").isEqualTo(before);
+        assertThat(admin.get("/admin/v1/accounts/" + uid).code()).as("the failed seed left no account").isEqualTo("40034");
+    }
+
     @Test
     void aControlCharacterInAnAdminTextIs400() {
         admin.fundedAccount(name(), "USDT", "10");
