@@ -80,9 +80,11 @@ public final class AdminRoutes {
         r.any((req, res) -> http.send(res, 400, ErrorCode.URL_NOT_FOUND.code(), ErrorCode.URL_NOT_FOUND.message()));
     }
 
-    private static Map<String, Object> summary(Provisioning.SeedResult r) {
-        return Map.of("accounts", r.accounts().size(), "tickers", r.tickers(),
-                "apiKeys", r.keys().stream().map(k -> view(k, true)).toList());
+    /** A seed's summary; a record, so its fields keep one order (Map.of's order changes from JVM to JVM). */
+    record SeedSummary(int accounts, int tickers, List<KeyView> apiKeys) {}
+
+    private static SeedSummary summary(Provisioning.SeedResult r) {
+        return new SeedSummary(r.accounts().size(), r.tickers(), r.keys().stream().map(k -> view(k, true)).toList());
     }
 
     private static KeyView view(CreatedKey k, boolean withSecret) {

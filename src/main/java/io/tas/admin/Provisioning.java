@@ -227,18 +227,21 @@ public final class Provisioning {
         return n;
     }
 
+    /** What a record feed stored; a record, so its fields keep one order (Map.of's order changes from JVM to JVM). */
+    public record Ingested(String uid, int stored) {}
+
     /** The admin batch call: {"uid": ..., "records": [...]}; all or nothing (SpotRecords). */
-    public Map<String, Object> ingestFills(FillBatch b) {
-        return Map.of("uid", Long.toString(require(b.uid(), "uid")), "stored", spot.ingestFills(b.uid(), b.records()));
+    public Ingested ingestFills(FillBatch b) {
+        return new Ingested(Long.toString(require(b.uid(), "uid")), spot.ingestFills(b.uid(), b.records()));
     }
 
-    public Map<String, Object> ingestWithdrawals(WithdrawalBatch b) {
-        return Map.of("uid", Long.toString(require(b.uid(), "uid")), "stored", spot.ingestWithdrawals(b.uid(), b.records()));
+    public Ingested ingestWithdrawals(WithdrawalBatch b) {
+        return new Ingested(Long.toString(require(b.uid(), "uid")), spot.ingestWithdrawals(b.uid(), b.records()));
     }
 
     /** Deposit records of a unified account (beyond-spec shapes §10), all or nothing (UnifiedRecords). */
-    public Map<String, Object> ingestDeposits(DepositBatch b) {
-        return Map.of("uid", Long.toString(require(b.uid(), "uid")), "stored", unifiedRecords.ingestDeposits(b.uid(), b.records()));
+    public Ingested ingestDeposits(DepositBatch b) {
+        return new Ingested(Long.toString(require(b.uid(), "uid")), unifiedRecords.ingestDeposits(b.uid(), b.records()));
     }
 
     public Account createAccount(SeedAccount a, Long parentUid) {

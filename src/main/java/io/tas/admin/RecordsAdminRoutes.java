@@ -38,16 +38,21 @@ final class RecordsAdminRoutes {
             List<StrategyInput> records = new ArrayList<>(b.records().size());
             for (int i = 0; i < b.records().size(); i++) records.add(record("records[" + i + "]", b.records().get(i)));
             var stored = p.strategyOrders(b.uid(), records);
-            return Map.of("count", stored.size(), "orderIds", stored.stream().map(o -> Long.toString(o.orderId())).toList());
+            return new StoredOrders(stored.size(), stored.stream().map(o -> Long.toString(o.orderId())).toList());
         }));
         r.post("/admin/v1/records/profit-summary", http.guarded(req -> {
             ProfitSummaryInput in = http.read(req, ProfitSummaryInput.class);
             if (in.uid() == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "uid");
             ProfitSummary s = p.profitSummary(in.uid(), in);
-            return Map.of("uid", Long.toString(s.uid()), "totalProfit", Json.plain(s.totalProfit()),
-                    "totalAllocatedProfit", Json.plain(s.totalAllocatedProfit()), "totalPendingProfit", Json.plain(s.totalPendingProfit()));
+            return new ProfitSummaryView(Long.toString(s.uid()), Json.plain(s.totalProfit()), Json.plain(s.totalAllocatedProfit()),
+                    Json.plain(s.totalPendingProfit()));
         }));
     }
+
+    // Answers are records, so their fields keep one order (Map.of's order changes from JVM to JVM, and replayed transcripts with it).
+    record StoredOrders(int count, List<String> orderIds) {}
+
+    record ProfitSummaryView(String uid, String totalProfit, String totalAllocatedProfit, String totalPendingProfit) {}
 
     /** One record, a malformed field named with the record's index (40020 Parameter records[i].field error). */
     private static StrategyInput record(String at, JsonNode node) {

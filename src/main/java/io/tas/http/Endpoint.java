@@ -95,7 +95,8 @@ public enum Endpoint {
         this.scope = scope;
         this.family = family;
         this.section = section;
-        this.guards = guards.length == 0 ? Set.of() : Set.of(guards);
+        // An EnumSet walks its guards in declaration order on every JVM (Set.of's order changes from JVM to JVM).
+        this.guards = guards.length == 0 ? Set.of() : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(java.util.Arrays.asList(guards)));
     }
 
     public String method() { return method; }

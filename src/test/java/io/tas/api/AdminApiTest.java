@@ -35,6 +35,24 @@ class AdminApiTest {
         assertThat(admin.get("/admin/v1/health").code()).isEqualTo("00000");
     }
 
+    /**
+     * D118: answers keep one field order on every JVM, so a replayed simulation seed is byte-identical in another run.
+     * These answers were built with Map.of, whose order changes from JVM to JVM.
+     */
+    @Test
+    void adminAnswersKeepOneFieldOrder() {
+        admin.fundedAccount("order-" + kind + "-" + System.nanoTime(), "USDT", "10");
+        long uid = admin.lastUid;
+        Reply profit = admin.post("/admin/v1/records/profit-summary", "{\"uid\":" + uid
+                + ",\"totalProfit\":\"-2796.44\",\"totalAllocatedProfit\":\"2144.46\",\"totalPendingProfit\":\"883.70\"}");
+        assertThat(profit.raw()).contains("\"data\":{\"uid\":\"" + uid + "\",\"totalProfit\":\"-2796.44\",\"totalAllocatedProfit\":\"2144.46\",\"totalPendingProfit\":\"883.7\"}");
+        long at = server.clock.millis() - 60_000;
+        Reply orders = admin.post("/admin/v1/records/strategy-orders", "{\"uid\":" + uid + ",\"records\":[{\"type\":\"oco\",\"category\":\"USDT-FUTURES\","
+                + "\"symbol\":\"BTCUSDT\",\"qty\":\"1\",\"posSide\":\"short\",\"status\":\"cancelled\",\"ocoParams\":[{\"ocoLimitPrice\":\"94267.3\","
+                + "\"ocoTriggerPrice\":\"83106.5\",\"ocoOrderType\":\"limit\"}],\"createdTime\":" + at + ",\"updatedTime\":" + (at + 1000) + "}]}");
+        assertThat(orders.raw()).contains("\"data\":{\"count\":1,\"orderIds\":[\"");
+    }
+
     @Test
     void adminIsNotServedOnTheApiListener() {
         Reply r = ApiClient.raw(server.baseUrl() + "/admin/v1/health", "GET", "", "Authorization", "Bearer " + TestServer.ADMIN_TOKEN);
