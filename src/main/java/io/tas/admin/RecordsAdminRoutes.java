@@ -12,7 +12,6 @@ import io.tas.strategy.StrategyInput;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Admin ingestion of issue 9's strategy orders and copy-trading profit summaries. A batch is all or nothing: the first

@@ -2,6 +2,9 @@ package io.tas.http;
 
 import io.tas.auth.Permission;
 
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumSet;
 import java.util.Set;
 
 /**
@@ -96,7 +99,7 @@ public enum Endpoint {
         this.family = family;
         this.section = section;
         // An EnumSet walks its guards in declaration order on every JVM (Set.of's order changes from JVM to JVM).
-        this.guards = guards.length == 0 ? Set.of() : java.util.Collections.unmodifiableSet(java.util.EnumSet.copyOf(java.util.Arrays.asList(guards)));
+        this.guards = guards.length == 0 ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(Arrays.asList(guards)));
     }
 
     public String method() { return method; }
