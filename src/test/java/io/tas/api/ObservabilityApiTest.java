@@ -27,6 +27,20 @@ class ObservabilityApiTest extends SharedServerTest {
         return ApiClient.raw(server.adminUrl() + "/metrics", "GET", "").raw();
     }
 
+    /**
+     * The metrics once the sample reaches expected, or after 5 s as they are. A call's latency is recorded right after its
+     * answer is written, so a client can scrape before it lands (CI saw the "unknown" row still absent once).
+     */
+    private String metricsOnce(double expected, String name, String... labels) throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        String text = metrics();
+        while (sample(text, name, labels) != expected && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+            text = metrics();
+        }
+        return text;
+    }
+
     /** The value of the one sample named name whose labels include every given label="value" (0 when there is none). */
     private static double sample(String text, String name, String... labels) {
         double found = 0;
@@ -54,7 +68,7 @@ class ObservabilityApiTest extends SharedServerTest {
         String row = "endpoint=\"PUBLIC_TIME\"";
         double before = sample(metrics(), "tas_request_duration_seconds_count", row, "outcome=\"2xx\"");
         for (int i = 0; i < 3; i++) assertThat(publicTime().statusCode()).isEqualTo(200);
-        String text = metrics();
+        String text = metricsOnce(before + 3, "tas_request_duration_seconds_count", row, "outcome=\"2xx\"");
         assertThat(sample(text, "tas_request_duration_seconds_count", row, "outcome=\"2xx\"")).isEqualTo(before + 3);
         assertThat(text).contains("# TYPE tas_request_duration_seconds histogram");
         // The +Inf bucket holds every call; the 250 ms bucket is one of the SLO buckets.
@@ -63,7 +77,7 @@ class ObservabilityApiTest extends SharedServerTest {
         // A path outside the catalog is one bounded "unknown" row, never the raw path.
         double unknown = sample(text, "tas_request_duration_seconds_count", "endpoint=\"unknown\"", "outcome=\"4xx\"");
         ApiClient.raw(server.baseUrl() + "/api/v3/no/such/row-" + System.nanoTime() + "?x=1", "GET", "");
-        text = metrics();
+        text = metricsOnce(unknown + 1, "tas_request_duration_seconds_count", "endpoint=\"unknown\"", "outcome=\"4xx\"");
         assertThat(sample(text, "tas_request_duration_seconds_count", "endpoint=\"unknown\"", "outcome=\"4xx\"")).isEqualTo(unknown + 1);
         assertThat(text).doesNotContain("no/such/row");
     }
