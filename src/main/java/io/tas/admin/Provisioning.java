@@ -147,8 +147,9 @@ public final class Provisioning {
         // a few statements per account, not per balance.
         List<Movement> deposits = new ArrayList<>();
         for (SeedBalance b : spec.balances()) {
-            if (b.available() != null) Ledger.checkAmount("available", b.available());
-            if (b.debt() != null) Ledger.checkAmount("debt", b.debt());
+            // A negative opening balance or debt is a mistake in the seed, refused like a negative deposit (40020).
+            if (b.available() != null && Ledger.checkAmount("available", b.available()).signum() < 0) throw new ApiException(ErrorCode.PARAM_ERROR, "available");
+            if (b.debt() != null && Ledger.checkAmount("debt", b.debt()).signum() < 0) throw new ApiException(ErrorCode.PARAM_ERROR, "debt");
             if (b.available() != null && b.available().signum() > 0) {
                 deposits.add(Ledger.move(balanceKey(a.uid(), b.account(), b.coin()), Field.available, b.available(), Counter.deposit));
             }

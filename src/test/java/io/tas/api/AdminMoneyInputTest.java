@@ -163,6 +163,24 @@ class AdminMoneyInputTest extends SharedServerTest {
         assertThat(admin.get("/admin/v1/accounts/" + uid).code()).as("the failed seed left no account").isEqualTo("40034");
     }
 
+    /** A negative opening balance or debt in a seed is refused like a negative deposit, not skipped. */
+    @Test
+    void aNegativeSeedBalanceOrDebtIsRefused() {
+        admin.settleJobs();
+        String before = admin.stateHash();
+        long uid = 1779000000L + NAMES.incrementAndGet() * 10 + kind.ordinal();
+        String seed = "{\"accounts\":[{\"uid\":" + uid + ",\"username\":\"" + name() + "\",\"balances\":[";
+        assertError(admin.post("/admin/v1/seed", seed + "{\"account\":\"unified\",\"coin\":\"USDT\",\"available\":\"-5\"}]}]}"),
+                "40020", "Parameter available error");
+        assertError(admin.post("/admin/v1/seed", seed + "{\"account\":\"unified\",\"coin\":\"USDT\",\"available\":\"5\",\"debt\":\"-1\"}]}]}"),
+                "40020", "Parameter debt error");
+        assertThat(admin.stateHash()).as("refusals change nothing").isEqualTo(before);
+        assertThat(admin.get("/admin/v1/accounts/" + uid).code()).as("the failed seed left no account").isEqualTo("40034");
+        // Zero is still a valid opening figure.
+        assertThat(admin.post("/admin/v1/seed", seed + "{\"account\":\"unified\",\"coin\":\"USDT\",\"available\":\"0\",\"debt\":\"0\"}]}]}").code())
+                .isEqualTo("00000");
+    }
+
     @Test
     void aControlCharacterInAnAdminTextIs400() {
         admin.fundedAccount(name(), "USDT", "10");
