@@ -167,7 +167,7 @@ public final class Provisioning {
         }
         for (SeedPosition pos : spec.positions()) {
             openPosition(new SeedPosition(a.uid(), pos.category(), pos.symbol(), pos.holdSide(), pos.marginMode(),
-                    pos.leverage(), pos.size(), pos.price(), pos.fee()));
+                    pos.leverage(), pos.size(), pos.price(), pos.fee(), pos.ref()));
         }
         List<PositionHistory.HistoryRecord> closed = new ArrayList<>();
         for (PositionHistory.HistoryRecord h : spec.historyPositions()) closed.add(h == null ? null : h.withUid(a.uid()));
@@ -432,15 +432,15 @@ public final class Provisioning {
                 parse(() -> Category.fromWire(require(s.category(), "category")), "category"), require(s.symbol(), "symbol"),
                 parse(() -> Position.HoldSide.fromWire(require(s.holdSide(), "holdSide")), "holdSide"),
                 or(s.marginMode(), MarginMode.crossed), require(s.leverage(), "leverage"), require(s.size(), "size"),
-                require(s.price(), "price"), or(s.fee(), BigDecimal.ZERO)));
+                require(s.price(), "price"), or(s.fee(), BigDecimal.ZERO), s.ref()));
     }
 
     public Position fill(long positionId, FillSpec f) {
-        return positions.fill(new PositionService.Fill(positionId, require(f.size(), "size"), require(f.price(), "price"), or(f.fee(), BigDecimal.ZERO)));
+        return positions.fill(new PositionService.Fill(positionId, require(f.size(), "size"), require(f.price(), "price"), or(f.fee(), BigDecimal.ZERO), f.ref()));
     }
 
     public Position close(long positionId, FillSpec f) {
-        return positions.close(positionId, require(f.price(), "price"), or(f.fee(), BigDecimal.ZERO));
+        return positions.close(positionId, require(f.price(), "price"), or(f.fee(), BigDecimal.ZERO), f.ref());
     }
 
     /** History positions a matching engine reports: all or nothing (PositionHistory.ingest). */

@@ -125,15 +125,15 @@ public record SeedFile(List<SeedInstrument> instruments, List<SeedTicker> ticker
     /** A starting balance: deposited into account (spot, unified, otc); debt is borrowed on top (unified). */
     public record SeedBalance(String account, String coin, BigDecimal available, BigDecimal debt) {}
 
-    /** An open position as a matching engine would report its opening fill. uid only for the admin API. */
+    /** An open position as a matching engine would report its opening fill. uid only for the admin API; ref (optional) makes it idempotent (D120). */
     public record SeedPosition(Long uid, String category, String symbol, String holdSide, MarginMode marginMode,
-                               BigDecimal leverage, BigDecimal size, BigDecimal price, BigDecimal fee) {}
+                               BigDecimal leverage, BigDecimal size, BigDecimal price, BigDecimal fee, String ref) {}
 
     /** An admin ledger operation: deposit (amount > 0), adjustment (signed), borrow/repay (signed); ref makes it idempotent. */
     public record LedgerOp(Long uid, String account, String coin, BigDecimal amount, String ref) {}
 
-    /** A fill on an open position: size > 0 adds, size < 0 reduces. */
-    public record FillSpec(BigDecimal size, BigDecimal price, BigDecimal fee) {}
+    /** A fill on an open position: size > 0 adds, size < 0 reduces; ref (optional) makes it idempotent (D120). */
+    public record FillSpec(BigDecimal size, BigDecimal price, BigDecimal fee, String ref) {}
 
     /** §2.3 */
     public record SeedSettings(AccountMode accountMode, AccountLevel accountLevel, AssetMode assetMode,

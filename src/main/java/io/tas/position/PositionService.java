@@ -54,12 +54,16 @@ public final class PositionService {
         this.accounts = accounts;
     }
 
-    /** Command: a fill that opens a position. fee is what the account paid (>= 0). */
+    /** Command: a fill that opens a position. fee is what the account paid (>= 0); ref (optional) makes it idempotent (D120). */
     public record Open(long uid, Category category, String symbol, HoldSide holdSide, MarginMode marginMode,
-                       BigDecimal leverage, BigDecimal size, BigDecimal price, BigDecimal fee) {}
+                       BigDecimal leverage, BigDecimal size, BigDecimal price, BigDecimal fee, String ref) {
+        String request() { return PositionRefs.request("open", uid, category.wire(), symbol, holdSide.wire(), marginMode, leverage, size, price, fee); }
+    }
 
-    /** Command: a fill that adds to (positive) or reduces (negative size) an open position. */
-    public record Fill(long positionId, BigDecimal size, BigDecimal price, BigDecimal fee) {}
+    /** Command: a fill that adds to (positive) or reduces (negative size) an open position; ref as in Open. */
+    public record Fill(long positionId, BigDecimal size, BigDecimal price, BigDecimal fee, String ref) {
+        String request() { return PositionRefs.request("fill", positionId, size, price, fee); }
+    }
 
     public Position open(Open c) {
         if (!c.category().isFutures()) throw new ApiException(ErrorCode.PARAM_ERROR, "category");
@@ -74,6 +78,8 @@ public final class PositionService {
             // Under the account's lock, so two concurrent opens of one side cannot both find none, and the hold mode
             // read here is the one a set-hold-mode (which takes the same lock) leaves at the commit.
             accounts.lock(c.uid());
+            var earlier = PositionRefs.earlier(dsl, c.ref(), c.request());
+            if (earlier.isPresent()) return store.lock(dsl, earlier.get()).orElseThrow();
             HoldMode mode = accounts.settingsInTransaction(c.uid()).holdMode();
             if (store.findOpen(dsl, c.uid(), c.category(), c.symbol(), c.holdSide()).isPresent()) {
                 throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "position already open; add to it instead");
@@ -87,6 +93,7 @@ public final class PositionService {
             BalanceKey key = new BalanceKey(c.uid(), AccountType.unified, inst.marginCoin());
             ledger.submit(List.of(key), rows -> rows.post("position_open", null, c.uid(), openMovements(key, margin, c.fee())));
             store.insert(dsl, p);
+            PositionRefs.record(dsl, c.ref(), p.id(), c.request(), now);
             return p;
         });
     }
@@ -96,8 +103,10 @@ public final class PositionService {
         positive(f.price(), "price");
         notNegative(f.fee(), "fee");
         return db.tx(dsl -> {
-            Position p = store.lock(dsl, f.positionId()).filter(x -> x.status() == Status.open)
-                    .orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "positionId"));
+            Position p = store.lock(dsl, f.positionId()).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "positionId"));
+            // A repeat answers the position as it is now, even if the fill it repeats closed it.
+            if (PositionRefs.earlier(dsl, f.ref(), f.request()).isPresent()) return p;
+            if (p.status() != Status.open) throw new ApiException(ErrorCode.PARAM_NOT_EXIST, "positionId");
             Instrument inst = market.instrument(p.category(), p.symbol());
             BalanceKey key = new BalanceKey(p.uid(), AccountType.unified, p.marginCoin());
             long now = clock.millis();
@@ -136,16 +145,21 @@ public final class PositionService {
                         closes ? Status.closed : Status.open, p.createdTime(), now);
             }
             store.update(dsl, next);
+            PositionRefs.record(dsl, f.ref(), p.id(), f.request(), now);
             return next;
         });
     }
 
-    /** Closes the whole position at price, in one transaction with reading its size. */
-    public Position close(long positionId, BigDecimal price, BigDecimal fee) {
+    /** Closes the whole position at price, in one transaction with reading its size; ref as in Open. */
+    public Position close(long positionId, BigDecimal price, BigDecimal fee, String ref) {
         return db.tx(dsl -> {
-            Position p = store.lock(dsl, positionId).filter(x -> x.status() == Status.open)
-                    .orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "positionId"));
-            return fill(new Fill(positionId, p.size().negate(), price, fee));
+            Position p = store.lock(dsl, positionId).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "positionId"));
+            String request = PositionRefs.request("close", positionId, price, fee);
+            if (PositionRefs.earlier(dsl, ref, request).isPresent()) return p;
+            if (p.status() != Status.open) throw new ApiException(ErrorCode.PARAM_NOT_EXIST, "positionId");
+            Position closed = fill(new Fill(positionId, p.size().negate(), price, fee, null));
+            PositionRefs.record(dsl, ref, positionId, request, clock.millis());
+            return closed;
         });
     }
 

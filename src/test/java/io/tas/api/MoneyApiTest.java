@@ -14,7 +14,13 @@ import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.tas.api.Replies.assertError;
@@ -240,5 +246,54 @@ class MoneyApiTest {
         assertThat(admin.balances(uid).get("unified/USDT")).isEqualTo("1008.914/0/0");
         admin.assertConserved();
         assertError(admin.post("/admin/v1/positions/" + id + "/close", "{\"price\":\"91000\"}"), "40034", null);
+    }
+    /** D120: a matching engine that retries an open, fill or close with its ref gets the position, not a second change. */
+    @Test
+    void aPositionChangeRetriedWithItsRefAppliesOnce() throws Exception {
+        admin.fundedAccount(name(), "USDT", "1000");
+        long uid = admin.lastUid;
+        String ref = name();
+        String openBody = "{\"uid\":" + uid + ",\"category\":\"USDT-FUTURES\",\"symbol\":\"BTCUSDT\",\"holdSide\":\"long\","
+                + "\"marginMode\":\"isolated\",\"leverage\":\"10\",\"size\":\"0.01\",\"price\":\"90000\",\"fee\":\"0.54\",\"ref\":\"" + ref + "-open\"}";
+        Reply open = admin.post("/admin/v1/positions", openBody);
+        assertThat(open.code()).as(open.raw()).isEqualTo("00000");
+        String id = open.data().get("id").asText();
+        Reply again = admin.post("/admin/v1/positions", openBody.replace("\"0.01\"", "\"0.0100\""));
+        assertThat(again.code()).as("a repeat, trailing zeros aside: " + again.raw()).isEqualTo("00000");
+        assertThat(again.data().get("id").asText()).isEqualTo(id);
+        assertThat(admin.balances(uid).get("unified/USDT")).isEqualTo("909.46/90/0");
+
+        // Eight concurrent sends of one fill: one adds 0.01 at 92000 (margin 92, fee 0.5), the others answer the position.
+        String fill = "{\"size\":\"0.01\",\"price\":\"92000\",\"fee\":\"0.5\",\"ref\":\"" + ref + "-fill\"}";
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        List<Future<Reply>> sends = new ArrayList<>();
+        for (int i = 0; i < 8; i++) sends.add(pool.submit(() -> admin.post("/admin/v1/positions/" + id + "/fill", fill)));
+        for (Future<Reply> f : sends) {
+            Reply r = f.get(60, TimeUnit.SECONDS);
+            assertThat(r.code()).as(r.raw()).isEqualTo("00000");
+            assertThat(r.data().get("size").asText()).as(r.raw()).isEqualTo("0.02");
+        }
+        pool.shutdown();
+        assertThat(admin.balances(uid).get("unified/USDT")).isEqualTo("816.96/182/0");
+
+        // The ref on another request is refused and changes nothing.
+        admin.settleJobs();
+        String before = admin.stateHash();
+        assertError(admin.post("/admin/v1/positions/" + id + "/fill", fill.replace("92000", "92001")), "40017",
+                "Parameter verification failed ref " + ref + "-fill was already used with different parameters");
+        assertError(admin.post("/admin/v1/positions/" + id + "/close", "{\"price\":\"91000\",\"ref\":\"" + ref + "-open\"}"), "40017", null);
+        assertThat(admin.stateHash()).isEqualTo(before);
+
+        String close = "{\"price\":\"91000\",\"fee\":\"1\",\"ref\":\"" + ref + "-close\"}";
+        Reply closed = admin.post("/admin/v1/positions/" + id + "/close", close);
+        assertThat(closed.data().get("status").asText()).as(closed.raw()).isEqualTo("closed");
+        // A retry of the close answers the closed position instead of 40034; without the ref it is 40034 as before.
+        Reply closedAgain = admin.post("/admin/v1/positions/" + id + "/close", close);
+        assertThat(closedAgain.code()).as(closedAgain.raw()).isEqualTo("00000");
+        assertThat(closedAgain.data().get("status").asText()).isEqualTo("closed");
+        assertError(admin.post("/admin/v1/positions/" + id + "/close", "{\"price\":\"91000\"}"), "40034", null);
+        // 816.96 + 182 margin back + 0 PnL (entry 91000, close 91000) - 1 fee
+        assertThat(admin.balances(uid).get("unified/USDT")).isEqualTo("997.96/0/0");
+        admin.assertConserved();
     }
 }

@@ -78,7 +78,7 @@ class ConservationPropertyTest {
                             Position pos = p.openPosition(new SeedPosition(1000000001L, "USDT-FUTURES", btc ? "BTCUSDT" : "ETHUSDT",
                                     pick(rnd, "long", "short"), rnd.nextBoolean() ? io.tas.account.AccountEnums.MarginMode.crossed : io.tas.account.AccountEnums.MarginMode.isolated,
                                     BigDecimal.valueOf(1 + rnd.nextInt(20)), new BigDecimal(btc ? "0.00" + (1 + rnd.nextInt(9)) : "0.0" + (1 + rnd.nextInt(9))),
-                                    price(rnd, btc ? 97000 : 3400), new BigDecimal("0.1" + rnd.nextInt(10))));
+                                    price(rnd, btc ? 97000 : 3400), new BigDecimal("0.1" + rnd.nextInt(10)), null));
                             open.add(pos.id());
                         }
                         case 5, 6 -> {
@@ -91,7 +91,7 @@ class ConservationPropertyTest {
                             if (q.signum() == 0) continue;
                             what = (add ? "add " : "reduce ") + q;
                             BigDecimal px = price(rnd, pos.openPriceAvg().intValue());
-                            p.fill(id, new FillSpec(add ? q : q.negate(), px, new BigDecimal("0.0" + rnd.nextInt(10))));
+                            p.fill(id, new FillSpec(add ? q : q.negate(), px, new BigDecimal("0.0" + rnd.nextInt(10)), null));
                         }
                         case 7 -> {
                             if (open.isEmpty()) continue;
@@ -99,7 +99,7 @@ class ConservationPropertyTest {
                             what = "close " + id;
                             Position pos = app.services().positions().open(1000000001L).stream().filter(x -> x.id() == id).findFirst().orElse(null);
                             if (pos == null) continue;
-                            p.close(id, new FillSpec(null, price(rnd, pos.openPriceAvg().intValue()), new BigDecimal("0.05")));
+                            p.close(id, new FillSpec(null, price(rnd, pos.openPriceAvg().intValue()), new BigDecimal("0.05"), null));
                         }
                         default -> {
                             String sym = pick(rnd, "DOGEUSDT", "XRPUSDT", "PEPEUSDT", "BGBUSDT");

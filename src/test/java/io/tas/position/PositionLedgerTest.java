@@ -64,7 +64,7 @@ class PositionLedgerTest {
 
     private Position openLong(long uid, String size, String price, String leverage) {
         return positions.open(new PositionService.Open(uid, Category.USDT_FUTURES, "BTCUSDT", HoldSide.long_, MarginMode.isolated,
-                new BigDecimal(leverage), new BigDecimal(size), new BigDecimal(price), BigDecimal.ZERO));
+                new BigDecimal(leverage), new BigDecimal(size), new BigDecimal(price), BigDecimal.ZERO, null));
     }
 
     private Balance usdt(long uid) { return ledger.balance(new BalanceKey(uid, AccountType.unified, "USDT")); }
@@ -75,7 +75,7 @@ class PositionLedgerTest {
         Position p = openLong(uid, "1", "95000", "100"); // margin 950, available 50
         assertThat(usdt(uid).available()).isEqualByComparingTo("50");
 
-        Position closed = positions.close(p.id(), new BigDecimal("90000"), new BigDecimal("1.5"));
+        Position closed = positions.close(p.id(), new BigDecimal("90000"), new BigDecimal("1.5"), null);
 
         // 50 available + 950 margin back - 5000 loss - 1.5 fee = -4001.5: borrowed, so available ends at 0.
         assertThat(closed.status()).isEqualTo(Position.Status.closed);
@@ -94,7 +94,7 @@ class PositionLedgerTest {
     void aClassicAccountsShortfallIsCoveredByTheInsuranceCounterAccount() {
         long uid = account("CLASSIC", "1000");
         Position p = openLong(uid, "1", "95000", "100");
-        positions.fill(new PositionService.Fill(p.id(), new BigDecimal("-0.5"), new BigDecimal("80000"), BigDecimal.ZERO));
+        positions.fill(new PositionService.Fill(p.id(), new BigDecimal("-0.5"), new BigDecimal("80000"), BigDecimal.ZERO, null));
         // 50 + 475 released - 7500 loss: 6975 short, covered; a classic account cannot borrow, so no debt.
         Balance b = usdt(uid);
         assertThat(b.available()).isEqualByComparingTo("0");
@@ -107,7 +107,7 @@ class PositionLedgerTest {
     void aProfitableOrSmallLossCloseBorrowsNothing() {
         long uid = account("UNIFIED", "1000");
         Position p = openLong(uid, "1", "95000", "100");
-        positions.close(p.id(), new BigDecimal("94990"), BigDecimal.ZERO); // -10
+        positions.close(p.id(), new BigDecimal("94990"), BigDecimal.ZERO, null); // -10
         assertThat(usdt(uid).available()).isEqualByComparingTo("990");
         assertThat(usdt(uid).debt()).isEqualByComparingTo("0");
     }
@@ -117,7 +117,7 @@ class PositionLedgerTest {
         long uid = account("UNIFIED", "1000");
         Position p = openLong(uid, "1", "950", "1");
         // Half closed at a price whose close value has a 19th decimal of 5: HALF_UP and HALF_EVEN disagree there.
-        Position after = positions.fill(new PositionService.Fill(p.id(), new BigDecimal("-0.5"), new BigDecimal("950.000000000000000001"), BigDecimal.ZERO));
+        Position after = positions.fill(new PositionService.Fill(p.id(), new BigDecimal("-0.5"), new BigDecimal("950.000000000000000001"), BigDecimal.ZERO, null));
         Position stored = positions.open(uid).getFirst();
         assertThat(stored.closeValue()).isEqualByComparingTo(after.closeValue());
         assertThat(after.closeValue()).isEqualByComparingTo("475"); // 475.0000000000000000005 to 18 decimals, half-even
@@ -141,7 +141,7 @@ class PositionLedgerTest {
         Balance before = usdt(uid);
         // Closing at 1e10 would make the close value 1e20, one digit more than numeric(38, 18) holds.
         ApiException e = org.junit.jupiter.api.Assertions.assertThrows(ApiException.class,
-                () -> positions.close(p.id(), new BigDecimal("10000000000"), BigDecimal.ZERO));
+                () -> positions.close(p.id(), new BigDecimal("10000000000"), BigDecimal.ZERO, null));
         assertThat(e.error()).isEqualTo(ErrorCode.PARAM_VERIFICATION_EXCEPTION);
         assertThat(e.getMessage()).contains("closeValue would exceed 20 integer digits");
         assertThat(usdt(uid)).isEqualTo(before);

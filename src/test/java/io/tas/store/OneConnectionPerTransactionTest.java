@@ -62,7 +62,7 @@ class OneConnectionPerTransactionTest {
                         work.add(pool.submit(() -> {
                             try {
                                 return app.services().positions().open(new PositionService.Open(uid, Category.USDT_FUTURES, "ETHUSDT",
-                                        HoldSide.short_, MarginMode.crossed, BigDecimal.TEN, new BigDecimal("0.1"), new BigDecimal("3400"), BigDecimal.ZERO));
+                                        HoldSide.short_, MarginMode.crossed, BigDecimal.TEN, new BigDecimal("0.1"), new BigDecimal("3400"), BigDecimal.ZERO, null));
                             } catch (io.tas.error.ApiException insufficientBeforeTheDeposit) {
                                 return null;
                             }
