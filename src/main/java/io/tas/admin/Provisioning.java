@@ -166,6 +166,8 @@ public final class Provisioning {
             }
         }
         for (SeedPosition pos : spec.positions()) {
+            // D120: refs are for retries of the admin rows; a seed is one transaction and is refused or stored whole.
+            if (pos.ref() != null) throw new ApiException(ErrorCode.PARAM_ERROR, "ref");
             openPosition(new SeedPosition(a.uid(), pos.category(), pos.symbol(), pos.holdSide(), pos.marginMode(),
                     pos.leverage(), pos.size(), pos.price(), pos.fee(), pos.ref()));
         }

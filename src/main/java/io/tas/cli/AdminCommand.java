@@ -123,7 +123,7 @@ public final class AdminCommand {
     @Command(name = "borrow", description = "Borrow (amount > 0) or repay (< 0) in the unified account: {uid, coin, amount, ref}.")
     static final class Borrow extends PostJson { String path() { return "/admin/v1/ledger/borrow"; } }
 
-    @Command(name = "open-position", description = "Open a futures position: {uid, category, symbol, holdSide, marginMode, leverage, size, price, fee}.")
+    @Command(name = "open-position", description = "Open a futures position: {uid, category, symbol, holdSide, marginMode, leverage, size, price, fee, ref}; ref (optional) makes a retry answer the position instead of opening again.")
     static final class OpenPosition extends PostJson { String path() { return "/admin/v1/positions"; } }
 
     @Command(name = "history-positions", description = "Ingest closed (history) positions, all or nothing: {records: [{uid, category, symbol, holdSide, openAvgPrice, closeAvgPrice, openTotalPos, closeTotalPos, pnl, netProfit, totalFunding, openFee, closeFee, ctime, utime}]}; --file reads the body from a file.")

@@ -67,19 +67,21 @@ public final class PositionService {
 
     public Position open(Open c) {
         if (!c.category().isFutures()) throw new ApiException(ErrorCode.PARAM_ERROR, "category");
-        Instrument inst = market.instrument(c.category(), c.symbol());
         positive(c.size(), "size");
         positive(c.price(), "price");
         notNegative(c.fee(), "fee");
         Instrument.checkLeverage("leverage", c.leverage());
-        if (c.leverage().compareTo(inst.maxLeverage()) > 0) throw new ApiException(ErrorCode.PARAM_ERROR, "leverage");
         if (accounts.find(c.uid()).isEmpty()) throw new ApiException(ErrorCode.PARAM_NOT_EXIST, c.uid());
         return db.tx(dsl -> {
             // Under the account's lock, so two concurrent opens of one side cannot both find none, and the hold mode
             // read here is the one a set-hold-mode (which takes the same lock) leaves at the commit.
             accounts.lock(c.uid());
+            // A repeat is answered before the checks that depend on state (the instrument's maximum leverage may
+            // have changed since): it asks for nothing new.
             var earlier = PositionRefs.earlier(dsl, c.ref(), c.request());
             if (earlier.isPresent()) return store.lock(dsl, earlier.get()).orElseThrow();
+            Instrument inst = market.instrument(c.category(), c.symbol());
+            if (c.leverage().compareTo(inst.maxLeverage()) > 0) throw new ApiException(ErrorCode.PARAM_ERROR, "leverage");
             HoldMode mode = accounts.settingsInTransaction(c.uid()).holdMode();
             if (store.findOpen(dsl, c.uid(), c.category(), c.symbol(), c.holdSide()).isPresent()) {
                 throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "position already open; add to it instead");

@@ -295,5 +295,11 @@ class MoneyApiTest {
         // 816.96 + 182 margin back + 0 PnL (entry 91000, close 91000) - 1 fee
         assertThat(admin.balances(uid).get("unified/USDT")).isEqualTo("997.96/0/0");
         admin.assertConserved();
+        // A seed is one transaction: its positions take no ref (a ref there would quietly merge two listed positions).
+        long seeded = 1779500000L + NAMES.incrementAndGet() * 10 + kind.ordinal();
+        assertError(admin.post("/admin/v1/seed", "{\"accounts\":[{\"uid\":" + seeded + ",\"username\":\"" + name() + "\","
+                + "\"balances\":[{\"account\":\"unified\",\"coin\":\"USDT\",\"available\":\"1000\"}],"
+                + "\"positions\":[{\"category\":\"USDT-FUTURES\",\"symbol\":\"BTCUSDT\",\"holdSide\":\"long\",\"leverage\":\"10\","
+                + "\"size\":\"0.01\",\"price\":\"90000\",\"ref\":\"" + ref + "-seed\"}]}]}"), "40020", "Parameter ref error");
     }
 }
