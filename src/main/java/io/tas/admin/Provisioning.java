@@ -169,7 +169,7 @@ public final class Provisioning {
             // D120: refs are for retries of the admin rows; a seed is one transaction and is refused or stored whole.
             if (pos.ref() != null) throw new ApiException(ErrorCode.PARAM_ERROR, "ref");
             openPosition(new SeedPosition(a.uid(), pos.category(), pos.symbol(), pos.holdSide(), pos.marginMode(),
-                    pos.leverage(), pos.size(), pos.price(), pos.fee(), pos.ref()));
+                    pos.leverage(), pos.size(), pos.price(), pos.fee(), null));
         }
         List<PositionHistory.HistoryRecord> closed = new ArrayList<>();
         for (PositionHistory.HistoryRecord h : spec.historyPositions()) closed.add(h == null ? null : h.withUid(a.uid()));

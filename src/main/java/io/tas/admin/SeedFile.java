@@ -125,7 +125,7 @@ public record SeedFile(List<SeedInstrument> instruments, List<SeedTicker> ticker
     /** A starting balance: deposited into account (spot, unified, otc); debt is borrowed on top (unified). */
     public record SeedBalance(String account, String coin, BigDecimal available, BigDecimal debt) {}
 
-    /** An open position as a matching engine would report its opening fill. uid only for the admin API; ref (optional) makes it idempotent (D120). */
+    /** An open position as a matching engine would report its opening fill. uid and ref (optional, D120) only for the admin API. */
     public record SeedPosition(Long uid, String category, String symbol, String holdSide, MarginMode marginMode,
                                BigDecimal leverage, BigDecimal size, BigDecimal price, BigDecimal fee, String ref) {}
 

@@ -247,6 +247,7 @@ class MoneyApiTest {
         admin.assertConserved();
         assertError(admin.post("/admin/v1/positions/" + id + "/close", "{\"price\":\"91000\"}"), "40034", null);
     }
+
     /** D120: a matching engine that retries an open, fill or close with its ref gets the position, not a second change. */
     @Test
     void aPositionChangeRetriedWithItsRefAppliesOnce() throws Exception {
