@@ -232,8 +232,9 @@ public final class PositionHistory {
             HoldSide side = k % 2 == 0 ? HoldSide.long_ : HoldSide.short_;
             BigDecimal size = c.size();
             BigDecimal pnl = PositionMath.pnl(inverse, side.sign(), size, open, close).setScale(8, RoundingMode.HALF_EVEN);
-            BigDecimal openValue = inverse ? size.divide(open, PositionMath.MC) : size.multiply(open);
-            BigDecimal closeValue = inverse ? size.divide(close, PositionMath.MC) : size.multiply(close);
+            // Fees are charged on the value in the margin coin: an inverse position's is its size (D140).
+            BigDecimal openValue = inverse ? size : size.multiply(open);
+            BigDecimal closeValue = inverse ? size : size.multiply(close);
             BigDecimal openFee = openValue.multiply(feeRate).setScale(8, RoundingMode.HALF_EVEN).negate();
             BigDecimal closeFee = closeValue.multiply(feeRate).setScale(8, RoundingMode.HALF_EVEN).negate();
             BigDecimal funding = BigDecimal.valueOf(-(k % 3), inverse ? 6 : 2);

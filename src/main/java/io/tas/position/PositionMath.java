@@ -28,6 +28,15 @@ public final class PositionMath {
         return inverse ? move.divide(exit, MC) : move;
     }
 
+    /**
+     * The average entry after adding addSize at addPrice to size at entry: total value in the quote / total size (the
+     * platform's "total position value / total quantity"). Linear and inverse alike, since sizes are in the base coin
+     * (D140): with PnL = size x (exit - entry) / exit, the legs' PnL sums to that of the whole at this mean.
+     */
+    public static BigDecimal averageEntry(BigDecimal size, BigDecimal entry, BigDecimal addSize, BigDecimal addPrice) {
+        return entry.multiply(size).add(addPrice.multiply(addSize)).divide(size.add(addSize), MC);
+    }
+
     /** Notional in USD at the mark price (the tier key for the maintenance-margin rate). */
     public static BigDecimal notionalUsd(BigDecimal size, BigDecimal mark) { return size.multiply(mark); }
 

@@ -248,6 +248,30 @@ class MoneyApiTest {
         assertError(admin.post("/admin/v1/positions/" + id + "/close", "{\"price\":\"91000\"}"), "40034", null);
     }
 
+    /**
+     * D140: an inverse position's entry is the size-weighted mean, so the whole pays what its legs pay. Long 1 BTC of
+     * BTCUSD at 100 (10x: margin 0.1 BTC), add 1 at 200 (margin 0.1), close 2 at 200: the legs earn 1 x (200 - 100) / 200
+     * + 1 x 0 = 0.5 BTC. The harmonic entry (133.33...) paid 0.66666667.
+     */
+    @Test
+    void anInversePositionAddedToAtAnotherPricePaysWhatItsLegsEarn() {
+        admin.fundedAccount(name(), "BTC", "1");
+        long uid = admin.lastUid;
+        Reply open = admin.post("/admin/v1/positions", "{\"uid\":" + uid + ",\"category\":\"COIN-FUTURES\",\"symbol\":\"BTCUSD\","
+                + "\"holdSide\":\"long\",\"marginMode\":\"isolated\",\"leverage\":\"10\",\"size\":\"1\",\"price\":\"100\"}");
+        assertThat(open.code()).as(open.raw()).isEqualTo("00000");
+        String id = open.data().get("id").asText();
+        Reply add = admin.post("/admin/v1/positions/" + id + "/fill", "{\"size\":\"1\",\"price\":\"200\"}");
+        assertThat(add.code()).as(add.raw()).isEqualTo("00000");
+        assertThat(new java.math.BigDecimal(add.data().get("openPriceAvg").asText())).isEqualByComparingTo("150");
+        assertThat(admin.balances(uid).get("unified/BTC")).isEqualTo("0.8/0.2/0");
+        Reply close = admin.post("/admin/v1/positions/" + id + "/close", "{\"price\":\"200\"}");
+        assertThat(close.code()).as(close.raw()).isEqualTo("00000");
+        assertThat(new java.math.BigDecimal(close.data().get("achievedProfits").asText())).isEqualByComparingTo("0.5");
+        assertThat(admin.balances(uid).get("unified/BTC")).isEqualTo("1.5/0/0"); // 0.8 + 0.2 margin back + 0.5
+        admin.assertConserved();
+    }
+
     /** D120: a matching engine that retries an open, fill or close with its ref gets the position, not a second change. */
     @Test
     void aPositionChangeRetriedWithItsRefAppliesOnce() throws Exception {

@@ -57,6 +57,34 @@ class PositionMathTest {
     }
 
     @Test
+    void anInverseAddAveragesBySizeSoTheWholePaysWhatItsLegsPay() {
+        // D140: long 1 BTC of BTCUSD at 100, add 1 at 200: entry (100 + 200) / 2 = 150 (the harmonic mean would be 133.33).
+        same(PositionMath.averageEntry(d("1"), d("100"), d("1"), d("200")), "150");
+        // Closing both at 200: the legs earn 1 x 100 / 200 + 1 x 0 / 200 = 0.5 BTC, and so does the whole: 2 x 50 / 200.
+        same(PositionMath.pnl(true, 1, d("2"), d("150"), d("200")), "0.5");
+        // Uneven legs, short: 0.3 at 90000 and 0.7 at 100000 -> (27000 + 70000) / 1 = 97000; exit 80000:
+        // legs -(0.3 x -10000 + 0.7 x -20000) / 80000 = 17000 / 80000 = 0.2125 BTC.
+        same(PositionMath.averageEntry(d("0.3"), d("90000"), d("0.7"), d("100000")), "97000");
+        same(PositionMath.pnl(true, -1, d("1"), d("97000"), d("80000")), "0.2125");
+    }
+
+    @Test
+    void atTheLiquidationPriceMarginPlusPnlIsTheMaintenanceMargin() {
+        // The estimate agrees with the PnL and maintenance formulas for both kinds and sides (docs/formulas.md).
+        for (boolean inverse : new boolean[] {false, true}) {
+            for (int dir : new int[] {1, -1}) {
+                BigDecimal size = d("0.8"), entry = d("95000"), mmr = d("0.005");
+                BigDecimal margin = PositionMath.initialMargin(inverse, size, entry, d("20"));
+                BigDecimal liq = PositionMath.liquidationPrice(inverse, dir, size, entry, margin, mmr);
+                BigDecimal equity = margin.add(PositionMath.pnl(inverse, dir, size, entry, liq));
+                BigDecimal maintenance = PositionMath.maintenanceMargin(inverse, size, liq, mmr);
+                assertThat(equity.subtract(maintenance).abs()).as("inverse=" + inverse + " dir=" + dir)
+                        .isLessThan(d("0.000000000001"));
+            }
+        }
+    }
+
+    @Test
     void noLiquidationPriceIsZero() {
         // A 1x long fully margined: (100 x 1 - 100) / (1 x 0.996) = 0, reported as 0.
         same(PositionMath.liquidationPrice(false, 1, d("1"), d("100"), d("100"), d("0.004")), "0");
