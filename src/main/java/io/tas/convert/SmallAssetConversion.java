@@ -101,6 +101,8 @@ public final class SmallAssetConversion {
         keys.add(tokenKey);
         fromCoins.forEach(c -> keys.add(new BalanceKey(uid, AccountType.unified, c)));
         return ledger.submit(keys, rows -> {
+            // A v3 row: the account must still be unified under its lock, not only in the cache the guard read (D141).
+            if (!rows.unified(uid)) throw new ApiException(ErrorCode.CLASSIC_ACCOUNT_ON_UNIFIED_API);
             long orderId = ids.next();
             long now = clock.millis();
             List<Movement> moves = new ArrayList<>();

@@ -54,9 +54,22 @@ public final class Ledger implements AutoCloseable {
         private final Map<BalanceKey, Balance> mine = new TreeMap<>();
         private final List<Staged> staged = new ArrayList<>();
 
-        Locked(Set<BalanceKey> declared, Map<BalanceKey, Balance> shared) {
+        private final Map<Long, String> kinds;
+
+        Locked(Set<BalanceKey> declared, Map<BalanceKey, Balance> shared, Map<Long, String> kinds) {
             this.declared = declared;
             this.shared = shared;
+            this.kinds = kinds;
+        }
+
+        /**
+         * Whether uid is a unified account, read under the account's lock (D141): a cached kind may be older than a
+         * switch that just ended, and a unified-only change (a borrow, a conversion, a Reality order) must not land on
+         * an account that is classic by its commit.
+         */
+        public boolean unified(long uid) {
+            if (declared.stream().noneMatch(k -> k.uid() == uid)) throw new IllegalStateException("not locked: " + uid);
+            return "UNIFIED".equals(kinds.get(uid));
         }
 
         public Balance get(BalanceKey key) {
@@ -175,6 +188,7 @@ public final class Ledger implements AutoCloseable {
         private final Set<BalanceKey> changed = new TreeSet<>();
         private final List<Staged> writes = new ArrayList<>();
         private final Map<BalanceKey, Balance> rows = new TreeMap<>();
+        private final Map<Long, String> kinds = new HashMap<>();
         /** Whether the batch's lock is the first statement of its transaction (a group commit's own transaction). */
         private final boolean ownTransaction;
 
@@ -186,14 +200,19 @@ public final class Ledger implements AutoCloseable {
         List<Outcome<?>> run() {
             SortedSet<BalanceKey> all = new TreeSet<>();
             changes.forEach(c -> all.addAll(c.keys()));
-            store.lock(db.dsl(), all, ownTransaction).forEach(b -> rows.put(b.key(), b));
+            // Lock order as everywhere: accounts, then balance rows (D35, D141).
+            SortedSet<Long> uids = new TreeSet<>();
+            all.forEach(k -> uids.add(k.uid()));
+            Runnable lockAccounts = () -> kinds.putAll(store.lockAccounts(db.dsl(), uids));
+            lockAccounts.run();
+            store.lock(db.dsl(), all, ownTransaction, lockAccounts).forEach(b -> rows.put(b.key(), b));
             List<Outcome<?>> outcomes = new ArrayList<>(changes.size());
             for (Change<?> c : changes) outcomes.add(runOne(c));
             return outcomes;
         }
 
         private <T> Outcome<T> runOne(Change<T> c) {
-            Locked locked = new Locked(Set.copyOf(c.keys()), rows);
+            Locked locked = new Locked(Set.copyOf(c.keys()), rows, kinds);
             try {
                 // The decision runs without SQL: a failing statement would abort the transaction the whole batch shares.
                 T value = db.forbiddingSql(() -> c.work().apply(locked));
@@ -220,11 +239,19 @@ public final class Ledger implements AutoCloseable {
      * parameters), also when two first calls race on the unique index and the loser reads the winner's.
      */
     public Posted postOnce(String kind, String ref, long uid, List<Movement> movements) {
+        return postOnce(kind, ref, uid, movements, rows -> {});
+    }
+
+    /** As postOnce, with a check of the locked rows (say, Locked.unified) that may refuse the posting first. */
+    public Posted postOnce(String kind, String ref, long uid, List<Movement> movements, java.util.function.Consumer<Locked> check) {
         checkRef(ref);
         Optional<Long> earlier = store.txByRef(db.dsl(), kind, ref);
         if (earlier.isPresent()) return repeat(earlier.get(), ref, uid, movements);
         try {
-            return new Posted(post(kind, ref, uid, movements), false);
+            return new Posted(submit(touched(movements), rows -> {
+                check.accept(rows);
+                return rows.post(kind, ref, uid, movements);
+            }), false);
         } catch (IntegrityConstraintViolationException e) {
             long winner = store.txByRef(db.dsl(), kind, ref).orElseThrow(() -> e);
             return repeat(winner, ref, uid, movements);

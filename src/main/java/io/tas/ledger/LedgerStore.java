@@ -31,7 +31,7 @@ final class LedgerStore {
      *   there and commit with the caller's work (a new account's rows are invisible to everybody else).
      * A key whose account does not exist fails on the foreign key, which fails this change.
      */
-    List<Balance> lock(DSLContext tx, Collection<BalanceKey> sortedKeys, boolean firstInTransaction) {
+    List<Balance> lock(DSLContext tx, Collection<BalanceKey> sortedKeys, boolean firstInTransaction, Runnable relockAccounts) {
         Map<BalanceKey, Balance> found = selectForUpdate(tx, sortedKeys);
         if (found.size() == sortedKeys.size()) return inKeyOrder(sortedKeys, found);
         List<BalanceKey> missing = sortedKeys.stream().filter(k -> !found.containsKey(k)).toList();
@@ -39,12 +39,33 @@ final class LedgerStore {
             tx.connection(java.sql.Connection::rollback);
             insertIfMissing(tx, missing);
             tx.connection(java.sql.Connection::commit);
+            relockAccounts.run(); // the rollback released the accounts' locks too: account before balance, as everywhere
         } else {
             insertIfMissing(tx, missing);
         }
         Map<BalanceKey, Balance> locked = selectForUpdate(tx, sortedKeys);
         if (locked.size() < sortedKeys.size()) throw new IllegalStateException("balance rows could not be created: " + sortedKeys);
         return inKeyOrder(sortedKeys, locked);
+    }
+
+    /**
+     * Takes the accounts' lock, shared, in uid order, and reads their kinds under it (D141). It is the lock an account
+     * switch takes exclusively (AccountStore.lock), so a switch moves every change committed before it and none lands
+     * in between; a change after it decides on the account's new kind. PostgreSQL: FOR SHARE, which ledger changes of
+     * one account hold together. H2 has no shared row lock; its writers run one at a time anyway (D113), and FOR UPDATE
+     * takes the same turn the balance rows' lock would.
+     */
+    Map<Long, String> lockAccounts(DSLContext tx, java.util.SortedSet<Long> uids) {
+        Map<Long, String> kinds = new HashMap<>();
+        if (tx.dialect() == SQLDialect.POSTGRES) {
+            tx.select(ACCOUNT.UID, ACCOUNT.ACCOUNT_KIND).from(ACCOUNT).join(ACCOUNT_SETTINGS).on(ACCOUNT_SETTINGS.UID.eq(ACCOUNT.UID))
+                    .where(ACCOUNT.UID.in(uids)).orderBy(ACCOUNT.UID).forShare().of(ACCOUNT_SETTINGS)
+                    .forEach(r -> kinds.put(r.value1(), r.value2()));
+            return kinds;
+        }
+        for (long uid : uids) tx.selectFrom(ACCOUNT_SETTINGS).where(ACCOUNT_SETTINGS.UID.eq(uid)).forUpdate().fetchOptional();
+        tx.select(ACCOUNT.UID, ACCOUNT.ACCOUNT_KIND).from(ACCOUNT).where(ACCOUNT.UID.in(uids)).forEach(r -> kinds.put(r.value1(), r.value2()));
+        return kinds;
     }
 
     private static List<Balance> inKeyOrder(Collection<BalanceKey> sortedKeys, Map<BalanceKey, Balance> found) {

@@ -65,7 +65,10 @@ public final class LoanService {
         BalanceKey key = new BalanceKey(uid, AccountType.unified, coin);
         return ledger.postOnce("loan", ref, uid, List.of(
                 move(key, Field.available, amount, Counter.loan),
-                move(key, Field.debt, amount, Counter.loan)));
+                move(key, Field.debt, amount, Counter.loan)), rows -> {
+            // D57/D117, decided under the account's lock (D141): a switch that just ended made the account classic.
+            if (!rows.unified(uid)) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "uid " + uid + " is a classic account, which cannot borrow");
+        });
     }
 
     /** One debt coin of §2.12. */

@@ -1,6 +1,5 @@
 package io.tas.position;
 
-import io.tas.account.AccountEnums.AccountKind;
 import io.tas.account.AccountEnums.Category;
 import io.tas.account.AccountEnums.HoldMode;
 import io.tas.account.AccountEnums.MarginMode;
@@ -105,6 +104,7 @@ public final class PositionService {
         positive(f.price(), "price");
         notNegative(f.fee(), "fee");
         return db.tx(dsl -> {
+            lockOwner(dsl, f.positionId());
             Position p = store.lock(dsl, f.positionId()).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "positionId"));
             // A repeat answers the position as it is now, even if the fill it repeats closed it.
             if (PositionRefs.earlier(dsl, f.ref(), f.request()).isPresent()) return p;
@@ -135,9 +135,9 @@ public final class PositionService {
                 moves.add(move(key, Field.available, released, Counter.margin));
                 if (realised.signum() != 0) moves.add(move(key, Field.available, realised, Counter.pnl));
                 if (f.fee().signum() != 0) moves.add(move(key, Field.available, f.fee().negate(), Counter.fee));
-                boolean unified = accounts.find(p.uid()).map(a -> a.kind() == AccountKind.UNIFIED).orElse(false);
+                // Who covers a shortfall depends on the kind read under the account's lock, not a cached one (D141).
                 ledger.submit(List.of(key), rows -> rows.post(closes ? "position_close" : "position_reduce", null, p.uid(),
-                        coverShortfall(rows.get(key), moves, unified)));
+                        coverShortfall(rows.get(key), moves, rows.unified(p.uid()))));
                 BigDecimal size = p.size().subtract(q);
                 next = new Position(p.id(), p.uid(), p.category(), p.symbol(), p.marginCoin(), p.holdSide(), p.marginMode(),
                         p.posMode(), p.leverage(), size, p.locked().min(size), p.openPriceAvg(), p.marginSize().subtract(released),
@@ -154,6 +154,7 @@ public final class PositionService {
     /** Closes the whole position at price, in one transaction with reading its size; ref as in Open. */
     public Position close(long positionId, BigDecimal price, BigDecimal fee, String ref) {
         return db.tx(dsl -> {
+            lockOwner(dsl, positionId);
             Position p = store.lock(dsl, positionId).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "positionId"));
             String request = PositionRefs.request("close", positionId, price, fee);
             if (PositionRefs.earlier(dsl, ref, request).isPresent()) return p;
@@ -162,6 +163,14 @@ public final class PositionService {
             PositionRefs.record(dsl, ref, positionId, request, clock.millis());
             return closed;
         });
+    }
+
+    /**
+     * Lock order as everywhere: the account, then its positions, then balance rows (D35). A position never changes
+     * owner, so its owner is read without a lock; an unknown position locks nothing and is refused by the caller.
+     */
+    private void lockOwner(org.jooq.DSLContext dsl, long positionId) {
+        store.owner(dsl, positionId).ifPresent(accounts::lock);
     }
 
     public List<Position> open(long uid) { return store.byStatus(db.dsl(), uid, Status.open); }

@@ -72,6 +72,11 @@ final class PositionStore {
         return out;
     }
 
+    /** The account a position belongs to (never changes), without a lock. */
+    Optional<Long> owner(DSLContext dsl, long id) {
+        return dsl.select(FUTURES_POSITION.UID).from(FUTURES_POSITION).where(FUTURES_POSITION.ID.eq(id)).fetchOptional(FUTURES_POSITION.UID);
+    }
+
     /** The position, locked for this transaction. */
     Optional<Position> lock(DSLContext dsl, long id) {
         return dsl.selectFrom(FUTURES_POSITION).where(FUTURES_POSITION.ID.eq(id)).forUpdate().fetchOptional().map(PositionStore::toPosition);

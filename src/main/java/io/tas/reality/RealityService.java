@@ -162,6 +162,8 @@ public final class RealityService {
                 long tradeId = match.isPresent() ? ids.next() : 0;
                 BalanceKey frozenKey = key(c.uid(), placed.frozenCoin());
                 Outcome out = ledger.submit(keys(placed, deduct && match.isPresent()), rows -> {
+                    // A v3 row: unified under the account's lock, not only in the cache the guard read (D141).
+                    if (!rows.unified(c.uid())) throw new ApiException(ErrorCode.CLASSIC_ACCOUNT_ON_UNIFIED_API);
                     List<Movement> moves = new ArrayList<>();
                     // §4.7: placement freezes the balance; insufficient available balance rejects the order (25202).
                     if (rows.get(frozenKey).available().compareTo(frozen) < 0) throw new ApiException(ErrorCode.INSUFFICIENT_BALANCE);
