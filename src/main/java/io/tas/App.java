@@ -194,7 +194,7 @@ public final class App implements AutoCloseable {
             Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions,
                     positionHistory, strategies, copyTrading, spot, unifiedRecords, reality);
             AdminRoutes admin = new AdminRoutes(provisioning, keys, config.adminToken(), clock, metrics,
-                    config.adminMaxBodyBytes(), config.seedMaxBytes(), new SandboxControls(config.sandbox(), clock, jobs, db, changes));
+                    config.adminMaxBodyBytes(), config.seedMaxBytes(), new SandboxControls(config.sandbox(), clock, jobs, db, changes, provisioning::reset));
             SandboxControls.follow(clock, db, changes); // an advance on another node moves this node's sandbox clock
             changes.start(); // every subscriber is registered by now
             beforeListen.accept(provisioning);

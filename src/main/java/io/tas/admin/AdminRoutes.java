@@ -49,7 +49,7 @@ public final class AdminRoutes {
         });
         r.get("/admin/v1/health", http.guarded(req -> Map.of("status", "up")));
         r.get("/admin/v1/state-hash", http.guarded(req -> provisioning.stateHash()));
-        r.post("/admin/v1/reset", http.guarded(req -> { provisioning.reset(); return null; }));
+        r.post("/admin/v1/reset", http.guarded(req -> { sandbox.reset(); return null; }));
         r.post("/admin/v1/seed", http.guarded(req -> summary(provisioning.apply(http.readSeed(req)))));
         r.post("/admin/v1/accounts", http.guarded(req -> {
             SeedAccount a = http.read(req, SeedAccount.class);

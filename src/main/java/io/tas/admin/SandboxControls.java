@@ -25,8 +25,12 @@ public final class SandboxControls {
     /** The change-feed topic of an advance: "clock:OFFSET", the offset the advancing node saved. */
     private static final String TOPIC = "clock:";
 
-    public SandboxControls(boolean sandbox, Clock clock, Jobs jobs, io.tas.store.Database db, ChangeFeed changes) {
+    /** Empties every table and drops every cache (Provisioning.reset). */
+    private final Runnable reset;
+
+    public SandboxControls(boolean sandbox, Clock clock, Jobs jobs, io.tas.store.Database db, ChangeFeed changes, Runnable reset) {
         this.sandbox = sandbox;
+        this.reset = reset;
         this.clock = clock;
         this.jobs = jobs;
         this.db = db;
@@ -60,6 +64,19 @@ public final class SandboxControls {
     public ClockView clock() { return new ClockView(Long.toString(clock.millis()), adjustable()); }
 
     private boolean adjustable() { return sandbox && clock instanceof AdjustableClock; }
+
+    /**
+     * Issue 24 item 3: a reset empties every table, so only a sandbox resets (40017 elsewhere, nothing changed): on a
+     * service it would wipe production money with one admin call.
+     */
+    public void reset() {
+        if (!sandbox) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, RESET_REFUSED);
+        }
+        reset.run();
+    }
+
+    public static final String RESET_REFUSED = "a reset empties every table: only a sandbox resets (tas demo, or tas serve --sandbox)";
 
     /** Refuses (40017) to move the clock outside a sandbox, where the service runs on the system clock. */
     public void checkAdjustable() {

@@ -104,6 +104,14 @@ class ServeSafetyTest {
     }
 
     @Test
+    void serveResetsOnlyASandbox() throws Exception {
+        // Issue 24 item 3: --reset empties every table; a service refuses to start with it, a sandbox resets.
+        assertThat(refused(tas(Map.of("TAS_ADMIN_TOKEN", GOOD_TOKEN, "TAS_MASTER_KEY", GOOD_MASTER_KEY), serve("--reset"))))
+                .contains("--reset empties every table: only a sandbox resets (add --sandbox, or use tas demo --reset)");
+        startsAndStops(tas(Map.of(), serve("--sandbox", "--reset", "--seed", "demo")), Config.DEMO_ADMIN_TOKEN, true, true);
+    }
+
+    @Test
     void anAdminTokenShorterThanSixteenCharactersIsRefused() throws Exception {
         assertThat(refused(tas(Map.of("TAS_ADMIN_TOKEN", "fifteen-chars-x", "TAS_MASTER_KEY", GOOD_MASTER_KEY), serve())))
                 .contains("TAS_ADMIN_TOKEN must be at least 16 characters besides blanks (it has 15)");
@@ -186,6 +194,23 @@ class ServeSafetyTest {
                 Reply info = new ApiClient("http://127.0.0.1:" + m.group(1), io.tas.support.Credentials.MAIN_RW, Clock.systemUTC())
                         .get("/api/v3/account/info");
                 assertThat(info.code()).as(info.raw()).isEqualTo("00000");
+            }
+            // Issue 24 item 3: only a sandbox resets; a service refuses and keeps every row.
+            String admin = "http://127.0.0.1:" + m.group(2);
+            String[] auth = {"Authorization", "Bearer " + adminToken, "Content-Type", "application/json"};
+            Reply created = ApiClient.raw(admin + "/admin/v1/accounts", "POST", "{\"username\":\"reset-probe\"}", auth);
+            assertThat(created.code()).as(created.raw()).isEqualTo("00000");
+            String uid = created.data().get("uid").asText();
+            Reply reset = ApiClient.raw(admin + "/admin/v1/reset", "POST", "", auth);
+            Reply after = ApiClient.raw(admin + "/admin/v1/accounts/" + uid, "GET", "", auth);
+            if (sandbox) {
+                assertThat(reset.code()).as(reset.raw()).isEqualTo("00000");
+                assertThat(after.code()).as("reset emptied it: " + after.raw()).isEqualTo("40034");
+            } else {
+                assertThat(reset.status()).as(reset.raw()).isEqualTo(400);
+                assertThat(reset.msg()).isEqualTo("Parameter verification failed a reset empties every table: only a sandbox resets "
+                        + "(tas demo, or tas serve --sandbox)");
+                assertThat(after.code()).as("still there: " + after.raw()).isEqualTo("00000");
             }
         } finally {
             run.main().stop();
