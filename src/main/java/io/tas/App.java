@@ -175,6 +175,8 @@ public final class App implements AutoCloseable {
             UnifiedRecords unifiedRecords = new UnifiedRecords(db, clock, ids, accounts);
             RealityService reality = new RealityService(db, clock, ids, ledger, market, prices, accounts, spot,
                     conversion.config().platformToken(), RealityConfig.fromEnv(System.getenv(), config.sandbox()));
+            io.micrometer.core.instrument.FunctionCounter.builder("tas_reality_orders_examined_total", reality, RealityService::ordersExamined)
+                    .description("working Reality orders read by ticker updates to match them (only those the ticker crosses)").register(metrics);
             // Pending orders keep an account unified (SwitchCheck): working strategy orders and working Reality orders.
             AccountSwitchService switches = new AccountSwitchService(db, clock, accounts, ledger, jobs,
                     SwitchConfig.fromEnv(System.getenv()), List.of(SwitchCheck.openPositions(positions), SwitchCheck.pendingOrders(strategies),

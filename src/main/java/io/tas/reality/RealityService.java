@@ -252,16 +252,28 @@ public final class RealityService {
         BigDecimal[] askLeft = {level(t, true)};
         BigDecimal[] bidLeft = {level(t, false)};
         int fills = 0;
-        for (RealityOrder o : db.read(dsl -> store.working(dsl, t.symbol()))) {
-            BigDecimal[] left = o.isBuy() ? askLeft : bidLeft;
-            if (left[0] != null && left[0].signum() <= 0) continue; // the level is used up
-            // One order that cannot fill (its transaction rolled back) does not stop the newer ones (D83).
-            try {
-                if (fillResting(o, t, left, fees)) fills++;
-            } catch (RuntimeException e) {
-                LOG.warn("Reality order {} on {} not filled at this ticker: {}", o.orderId(), o.symbol(),
-                        e instanceof ApiException a ? a.getMessage() : e.getClass().getSimpleName());
+        BigDecimal ask = positiveOrNull(t.ask1Price());
+        BigDecimal bid = positiveOrNull(t.bid1Price());
+        long after = 0;
+        // Only orders this ticker crosses, a page at a time, until both levels are used up (issue 24 item 10).
+        while (!(usedUp(askLeft) && usedUp(bidLeft))) {
+            long cursor = after;
+            List<RealityOrder> page = db.read(dsl -> store.crossing(dsl, t.symbol(), usedUp(askLeft) ? null : ask,
+                    usedUp(bidLeft) ? null : bid, cursor, MATCH_PAGE));
+            examined.add(page.size());
+            for (RealityOrder o : page) {
+                BigDecimal[] left = o.isBuy() ? askLeft : bidLeft;
+                if (usedUp(left)) continue;
+                // One order that cannot fill (its transaction rolled back) does not stop the newer ones (D83).
+                try {
+                    if (fillResting(o, t, left, fees)) fills++;
+                } catch (RuntimeException e) {
+                    LOG.warn("Reality order {} on {} not filled at this ticker: {}", o.orderId(), o.symbol(),
+                            e instanceof ApiException a ? a.getMessage() : e.getClass().getSimpleName());
+                }
             }
+            if (page.size() < MATCH_PAGE) break;
+            after = page.getLast().orderId();
         }
         return fills;
     }
@@ -337,6 +349,19 @@ public final class RealityService {
     }
 
     /** The size at the best ask (buy) or bid (sell); null when the ticker gives none (no limit). */
+    /** Working orders ticker updates have read to match (tas_reality_orders_examined_total). */
+    private final java.util.concurrent.atomic.LongAdder examined = new java.util.concurrent.atomic.LongAdder();
+
+    public long ordersExamined() { return examined.sum(); }
+
+    /** Orders a tick reads at a time. */
+    static final int MATCH_PAGE = 200;
+
+    /** A level with a size that fills have taken to 0 (null: no size given, no limit). */
+    private static boolean usedUp(BigDecimal[] left) { return left[0] != null && left[0].signum() <= 0; }
+
+    private static BigDecimal positiveOrNull(BigDecimal p) { return p == null || p.signum() <= 0 ? null : p; }
+
     private static BigDecimal level(Ticker t, boolean buy) {
         BigDecimal s = buy ? t.ask1Size() : t.bid1Size();
         return s == null || s.signum() <= 0 ? null : s;

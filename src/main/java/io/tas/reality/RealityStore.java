@@ -37,9 +37,20 @@ final class RealityStore {
     }
 
     /** Working orders of a symbol, oldest first (time priority among the orders one ticker update fills). */
-    List<RealityOrder> working(DSLContext dsl, String symbol) {
-        return dsl.selectFrom(REALITY_ORDER).where(REALITY_ORDER.SYMBOL.eq(symbol), REALITY_ORDER.STATUS.in(WORKING))
-                .orderBy(REALITY_ORDER.ORDER_ID).fetch(RealityStore::toOrder);
+    /**
+     * The next page of working orders of one symbol that a ticker at ask/bid crosses (buys at or above the ask, sells at
+     * or below the bid, market orders at any price; a missing side crosses nothing), oldest first, after the order id
+     * `after` (issue 24 item 10: a tick reads pages, never every working order at once).
+     */
+    List<RealityOrder> crossing(DSLContext dsl, String symbol, java.math.BigDecimal ask, java.math.BigDecimal bid, long after, int limit) {
+        org.jooq.Condition market = REALITY_ORDER.ORDER_TYPE.eq("market");
+        org.jooq.Condition buys = ask == null ? org.jooq.impl.DSL.falseCondition()
+                : REALITY_ORDER.SIDE.eq("buy").and(market.or(REALITY_ORDER.PRICE.ge(ask)));
+        org.jooq.Condition sells = bid == null ? org.jooq.impl.DSL.falseCondition()
+                : REALITY_ORDER.SIDE.eq("sell").and(market.or(REALITY_ORDER.PRICE.le(bid)));
+        return dsl.selectFrom(REALITY_ORDER)
+                .where(REALITY_ORDER.SYMBOL.eq(symbol), REALITY_ORDER.STATUS.in(WORKING), REALITY_ORDER.ORDER_ID.gt(after), buys.or(sells))
+                .orderBy(REALITY_ORDER.ORDER_ID).limit(limit).fetch(RealityStore::toOrder);
     }
 
     int workingCount(DSLContext dsl, long uid) {

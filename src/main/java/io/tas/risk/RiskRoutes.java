@@ -37,8 +37,8 @@ public final class RiskRoutes implements Routes.Feature {
     public record MaxWithdrawalView(String coin, String otcMaxWithdrawal, String spotMaxWithdrawal, String utaMaxWithdrawal, String totalMaxWithdrawal) {}
 
     private MaxWithdrawalView maxWithdrawal(ApiRequest r) {
-        String coin = r.params().require("coin").get("coin");
-        if (!io.tas.ledger.LedgerTypes.isCoin(coin)) throw new io.tas.error.ApiException(io.tas.error.ErrorCode.PARAM_ERROR, "coin");
+        // Case-insensitive like every other coin parameter (issue 24 item 10): usdt is USDT.
+        String coin = io.tas.common.Inputs.coinParam("coin", r.params().require("coin").get("coin"));
         var m = maxWithdrawal.compute(r.uid(), coin);
         return new MaxWithdrawalView(m.coin(), Json.plain(m.otc()), Json.plain(m.spot()), Json.plain(m.uta()), Json.plain(m.total()));
     }

@@ -186,6 +186,10 @@ class MoneyApiTest {
         assertError(demo.get("/api/v3/account/max-withdrawal"), "40019", "Parameter coin cannot be empty");
         assertError(demo.get("/api/v3/account/max-withdrawal?coin=NOPE"), "40034", "Parameter NOPE does not exist");
         assertError(demo.get("/api/v3/account/max-withdrawal?coin=usdt%20x"), "40020", "Parameter coin error");
+        // Issue 24 item 10: a coin parameter is case-insensitive here as on the other rows.
+        JsonNode lower = demo.get("/api/v3/account/max-withdrawal?coin=usdt").data();
+        assertThat(lower.get("coin").asText()).isEqualTo("USDT");
+        assertThat(lower.get("utaMaxWithdrawal").asText()).isEqualTo("24167.95");
     }
 
     @Test
