@@ -26,6 +26,24 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class FillWireBackfillTest {
     @Parameter Databases.Kind kind;
 
+    /**
+     * D143: a migration never changes once it has shipped, so no Java migration may call the service's own classes
+     * (they change with the service): its compiled classes name nothing under io/tas/. Failed when V13 called FillWire.
+     */
+    @Test
+    void javaMigrationsUseNoneOfTheServicesClasses() throws Exception {
+        java.nio.file.Path dir = java.nio.file.Path.of("target", "classes", "db", "migration");
+        List<java.nio.file.Path> classes;
+        try (var files = java.nio.file.Files.list(dir)) {
+            classes = files.filter(f -> f.toString().endsWith(".class")).toList();
+        }
+        assertThat(classes).isNotEmpty();
+        for (java.nio.file.Path c : classes) {
+            String bytes = new String(java.nio.file.Files.readAllBytes(c), java.nio.charset.StandardCharsets.ISO_8859_1);
+            assertThat(bytes).as(c.getFileName() + " refers to a class of the service").doesNotContain("io/tas/");
+        }
+    }
+
     @Test
     void rowsStoredBeforeTheColumnGetTheirJson() throws Exception {
         try (Databases.TestDb db = Databases.create(kind)) {
