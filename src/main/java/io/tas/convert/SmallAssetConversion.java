@@ -1,5 +1,6 @@
 package io.tas.convert;
 
+import io.tas.common.TimeWindow;
 import io.tas.error.ApiException;
 import io.tas.error.ErrorCode;
 import io.tas.ledger.Ledger;
@@ -16,7 +17,6 @@ import io.tas.store.IdGenerator;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.*;
 
 import static io.tas.ledger.Ledger.move;
@@ -27,8 +27,6 @@ import static io.tas.ledger.Ledger.move;
  */
 public final class SmallAssetConversion {
     static final int SCALE = 8;
-    static final Duration RETENTION = Duration.ofDays(90); // §4.2: data of the last 90 days
-    static final Duration MAX_RANGE = Duration.ofDays(30); // §4.2: a query range is at most 30 days
     static final int MAX_COINS = 50;
 
     private final Database db;
@@ -124,19 +122,14 @@ public final class SmallAssetConversion {
         });
     }
 
-    /** §2.10 history query; the range rules of §4.2 are checked by the caller's parameters here. */
+    /** §2.10 history query; the window rules of §4.2 are TimeWindow.SMALL_ASSETS_HISTORY's. */
     public record HistoryQuery(Long orderId, Long startTime, Long endTime, int limit, Long cursor) {}
 
     public record HistoryPage(List<ConvertOrder> list, String cursor) {}
 
     public HistoryPage history(long uid, HistoryQuery q) {
-        long now = clock.millis();
-        long end = q.endTime() != null ? q.endTime() : (q.startTime() != null ? Math.min(now, q.startTime() + MAX_RANGE.toMillis()) : now);
-        long start = q.startTime() != null ? q.startTime() : end - MAX_RANGE.toMillis();
-        if (start > end) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "startTime is after endTime");
-        if (end - start > MAX_RANGE.toMillis()) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "time range exceeds 30 days");
-        if (start < now - RETENTION.toMillis()) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "startTime is older than 90 days");
-        List<ConvertOrder> list = db.read(dsl -> store.page(dsl, uid, q.orderId(), start, end, q.cursor(), q.limit()));
+        TimeWindow.Range w = TimeWindow.SMALL_ASSETS_HISTORY.resolve(q.startTime(), q.endTime(), clock.millis());
+        List<ConvertOrder> list = db.read(dsl -> store.page(dsl, uid, q.orderId(), w.from(), w.to(), q.cursor(), q.limit()));
         String cursor = list.isEmpty() ? "" : Long.toString(list.getLast().orderId());
         return new HistoryPage(list, cursor);
     }

@@ -5,6 +5,7 @@ import io.tas.account.AccountEnums.Category;
 import io.tas.account.AccountEnums.HoldMode;
 import io.tas.account.AccountEnums.MarginMode;
 import io.tas.account.AccountService;
+import io.tas.common.TimeWindow;
 import io.tas.error.ApiException;
 import io.tas.error.ErrorCode;
 import io.tas.ledger.Ledger;
@@ -29,13 +30,6 @@ import java.util.Set;
  * by position id, newest first, inside a time window on the close time (updatedTime).
  */
 public final class PositionHistory {
-    static final long DAY = 86_400_000L;
-    /** §4.4.1 / §8: 90 days of data, at most 30 days per range (the default range is the last 30 days). */
-    public static final long V3_RETENTION = 90 * DAY;
-    public static final long V3_MAX_RANGE = 30 * DAY;
-    /** §4.4.2: at most 3 months (90 days) per range, which is also the default range. */
-    public static final long V2_MAX_RANGE = 90 * DAY;
-
     private final Database db;
     private final Clock clock;
     private final IdGenerator ids;
@@ -181,24 +175,17 @@ public final class PositionHistory {
     /** A page of closed positions, newest id first, and whether older ones exist in the window. */
     public record Page(List<Position> list, boolean more) {}
 
-    /** §4.4.1: the window rules, then ids strictly below cursor. */
+    /** §4.4.1: the window rules (TimeWindow), then ids strictly below cursor. */
     public Page v3(long uid, Category category, String symbol, Long startTime, Long endTime, int limit, Long cursor, long now) {
-        long end = endTime != null ? endTime : (startTime != null ? Math.min(now, startTime + V3_MAX_RANGE) : now);
-        long start = startTime != null ? startTime : end - V3_MAX_RANGE;
-        if (start > end) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "startTime is after endTime");
-        if (end - start > V3_MAX_RANGE) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "time range between startTime and endTime exceeds 30 days");
-        if (start < now - V3_RETENTION) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "startTime is older than 90 days");
-        List<Position> rows = db.read(dsl -> store.closedPage(dsl, uid, category, symbol, start, end, cursor, limit + 1));
+        TimeWindow.Range w = TimeWindow.HISTORY_POSITION_V3.resolve(startTime, endTime, now);
+        List<Position> rows = db.read(dsl -> store.closedPage(dsl, uid, category, symbol, w.from(), w.to(), cursor, limit + 1));
         return rows.size() > limit ? new Page(rows.subList(0, limit), true) : new Page(rows, false);
     }
 
-    /** §4.4.2: symbol (any product type) wins over productType; at most 3 months, the default range. */
+    /** §4.4.2: symbol (any product type) wins over productType; at most 3 months, the default range (TimeWindow). */
     public Page v2(long uid, Category productType, String symbol, Long startTime, Long endTime, int limit, Long idLessThan, long now) {
-        long end = endTime != null ? endTime : (startTime != null ? Math.min(now, startTime + V2_MAX_RANGE) : now);
-        long start = startTime != null ? startTime : end - V2_MAX_RANGE;
-        if (start > end) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "startTime is after endTime");
-        if (end - start > V2_MAX_RANGE) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "time range between startTime and endTime exceeds 3 months (90 days)");
-        List<Position> rows = db.read(dsl -> store.closedPage(dsl, uid, symbol == null ? productType : null, symbol, start, end, idLessThan, limit));
+        TimeWindow.Range w = TimeWindow.HISTORY_POSITION_V2.resolve(startTime, endTime, now);
+        List<Position> rows = db.read(dsl -> store.closedPage(dsl, uid, symbol == null ? productType : null, symbol, w.from(), w.to(), idLessThan, limit));
         return new Page(rows, false);
     }
 

@@ -3,6 +3,7 @@ package io.tas.spot;
 import io.tas.account.Account;
 import io.tas.account.AccountEnums.AccountKind;
 import io.tas.account.AccountService;
+import io.tas.common.TimeWindow;
 import io.tas.error.ApiException;
 import io.tas.error.ErrorCode;
 import io.tas.ledger.Ledger;
@@ -33,8 +34,6 @@ import java.util.stream.IntStream;
 public final class SpotRecords {
     /** Records per ingest call: 10k fills are ~3.5 MB of JSON and one JDBC batch. */
     public static final int MAX_BATCH = 10_000;
-    static final Duration RETENTION = Duration.ofDays(90); // §4.5.1 / §8: only 90 days of fills are returned
-    static final Duration MAX_RANGE = Duration.ofDays(90); // §4.5.1: endTime - startTime at most 90 days
 
     private static final Set<String> ORDER_TYPES = Set.of("limit", "market");
     private static final Set<String> SIDES = Set.of("buy", "sell");
@@ -291,38 +290,22 @@ public final class SpotRecords {
     /** §4.5.1 query: every parameter optional; limit already bounded by the caller (default 100, max 100). */
     public record FillQuery(String symbol, Long orderId, Long startTime, Long endTime, int limit, Long idLessThan) {}
 
-    /** §4.5.2 query: startTime and endTime required (checked by the caller); limit default 20, max 100. */
-    public record WithdrawalQuery(String coin, String clientOid, Long orderId, long startTime, long endTime, int limit, Long idLessThan) {}
+    /** §4.5.2 query: startTime and endTime required (TimeWindow); limit default 20, max 100. */
+    public record WithdrawalQuery(String coin, String clientOid, Long orderId, Long startTime, Long endTime, int limit, Long idLessThan) {}
 
     /**
      * A §4.5.1 page of spot fills, each as its stored §2.17 JSON (D75: rendered once at insert, fills never change).
      * §4.5.1 / §8: only the last 90 days of fills exist for the reader (an older startTime is clamped, not refused),
-     * and a given interval is at most 90 days. Without endTime the window ends now; without startTime it starts
-     * 90 days before its end.
+     * and a given interval is at most 90 days (TimeWindow.SPOT_FILLS).
      */
     public List<byte[]> fillPage(long uid, FillQuery q) {
-        long[] w = fillWindow(q);
-        if (w == null) return List.of();
-        return db.read(dsl -> store.fillJson(dsl, uid, q.symbol(), q.orderId(), w[0], w[1], q.idLessThan(), q.limit()));
-    }
-
-    /** [start, end] on cTime for the query, or null when it is empty. */
-    private long[] fillWindow(FillQuery q) {
-        long now = clock.millis();
-        long retention = now - RETENTION.toMillis();
-        if (q.startTime() != null && q.endTime() != null) {
-            if (q.startTime() > q.endTime()) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "startTime is after endTime");
-            if (q.endTime() - q.startTime() > MAX_RANGE.toMillis()) {
-                throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "endTime - startTime exceeds 90 days");
-            }
-        }
-        long end = q.endTime() != null ? q.endTime() : Long.MAX_VALUE; // a fill stamped in the future is still data
-        long start = Math.max(retention, q.startTime() != null ? q.startTime() : (q.endTime() != null ? q.endTime() - MAX_RANGE.toMillis() : retention));
-        return start > end ? null : new long[]{start, end};
+        TimeWindow.Range w = TimeWindow.SPOT_FILLS.resolve(q.startTime(), q.endTime(), clock.millis());
+        if (w.isEmpty()) return List.of();
+        return db.read(dsl -> store.fillJson(dsl, uid, q.symbol(), q.orderId(), w.from(), w.to(), q.idLessThan(), q.limit()));
     }
 
     public List<Withdrawal> withdrawals(long uid, WithdrawalQuery q) {
-        if (q.startTime() > q.endTime()) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "startTime is after endTime");
-        return db.read(dsl -> store.withdrawals(dsl, uid, q.coin(), q.clientOid(), q.orderId(), q.startTime(), q.endTime(), q.idLessThan(), q.limit()));
+        TimeWindow.Range w = TimeWindow.WITHDRAWAL_RECORDS.resolve(q.startTime(), q.endTime(), clock.millis());
+        return db.read(dsl -> store.withdrawals(dsl, uid, q.coin(), q.clientOid(), q.orderId(), w.from(), w.to(), q.idLessThan(), q.limit()));
     }
 }

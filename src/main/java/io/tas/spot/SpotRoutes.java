@@ -50,7 +50,7 @@ public final class SpotRoutes implements Routes.Feature {
     }
 
     private List<WithdrawalView> withdrawals(ApiRequest r) {
-        Params p = r.params().require("startTime", "endTime"); // §4.5.2: both required
+        Params p = r.params(); // §4.5.2: both times required (TimeWindow.WITHDRAWAL_RECORDS)
         var q = new WithdrawalQuery(p.get("coin"), p.get("clientOid"), p.id("orderId"), p.millis("startTime"), p.millis("endTime"),
                 p.intInRange("limit", 20, 1, 100), p.id("idLessThan"));
         return records.withdrawals(r.uid(), q).stream().map(w -> new WithdrawalView(Long.toString(w.orderId()), w.tradeId(), w.coin(),

@@ -3,6 +3,7 @@ package io.tas.spot;
 import io.tas.account.Account;
 import io.tas.account.AccountEnums.AccountKind;
 import io.tas.account.AccountService;
+import io.tas.common.TimeWindow;
 import io.tas.error.ApiException;
 import io.tas.error.ErrorCode;
 import io.tas.spot.RecordInputs.DepositInput;
@@ -11,7 +12,6 @@ import io.tas.store.IdGenerator;
 
 import java.math.BigDecimal;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -24,8 +24,6 @@ import static io.tas.spot.SpotRecords.*;
  * SpotRecords' tables, and deposits (V11), with their ingestion. Knows nothing of HTTP.
  */
 public final class UnifiedRecords {
-    static final Duration FILL_RETENTION = Duration.ofDays(90); // §9: "within the last 90 days"
-    static final Duration FILL_MAX_RANGE = Duration.ofDays(30); // §9: startTime to endTime at most 30 days
     private static final Set<String> DESTS = Set.of("on_chain", "internal_transfer");
     private static final Set<String> STATUSES = Set.of("pending", "success", "fail"); // §10 status
 
@@ -51,41 +49,28 @@ public final class UnifiedRecords {
     /** A page and whether older fills exist in the window (the reply's cursor). */
     public record FillPage(List<SpotFill> list, boolean more) {}
 
-    /**
-     * §9: at most 30 days per query within the last 90 days. Without times the window is the last 30 days; only a
-     * startTime: 30 days from it (not past now); only an endTime: 30 days up to it (not before the 90 days).
-     */
+    /** §9: at most 30 days per query within the last 90 days (TimeWindow.UTA_FILLS). */
     public FillPage fills(long uid, FillQuery q) {
-        long now = clock.millis();
-        long range = FILL_MAX_RANGE.toMillis(), oldest = now - FILL_RETENTION.toMillis();
-        long end = q.endTime() != null ? q.endTime() : (q.startTime() != null ? Math.min(now, q.startTime() + range) : now);
-        long start = q.startTime() != null ? q.startTime() : Math.max(oldest, end - range);
-        if (start > end) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "startTime is after endTime");
-        if (end - start > range) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "time range between startTime and endTime exceeds 30 days");
-        if (start < oldest) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "startTime is older than 90 days");
-        List<SpotFill> rows = db.read(dsl -> spot.fillsV3(dsl, uid, q.category(), q.orderId(), start, end, q.cursor(), q.limit() + 1));
+        TimeWindow.Range w = TimeWindow.UTA_FILLS.resolve(q.startTime(), q.endTime(), clock.millis());
+        List<SpotFill> rows = db.read(dsl -> spot.fillsV3(dsl, uid, q.category(), q.orderId(), w.from(), w.to(), q.cursor(), q.limit() + 1));
         return rows.size() > q.limit() ? new FillPage(rows.subList(0, q.limit()), true) : new FillPage(rows, false);
     }
 
     /**
-     * §10 / §11 query: startTime and endTime required (checked by the caller); orderId wins over clientOid; cursor:
-     * records below that orderId. No maximum range: the platform's pages give none.
+     * §10 / §11 query: startTime and endTime required, no maximum range: the platform's pages give none (TimeWindow);
+     * orderId wins over clientOid; cursor: records below that orderId.
      */
-    public record RecordQuery(String coin, Long orderId, String clientOid, long startTime, long endTime, int limit, Long cursor) {}
+    public record RecordQuery(String coin, Long orderId, String clientOid, Long startTime, Long endTime, int limit, Long cursor) {}
 
     public List<Withdrawal> withdrawals(long uid, RecordQuery q) {
-        checkWindow(q);
+        TimeWindow.Range w = TimeWindow.UTA_WITHDRAWAL_RECORDS.resolve(q.startTime(), q.endTime(), clock.millis());
         String clientOid = q.orderId() != null ? null : q.clientOid();
-        return db.read(dsl -> spot.withdrawals(dsl, uid, upper(q.coin()), clientOid, q.orderId(), q.startTime(), q.endTime(), q.cursor(), q.limit()));
+        return db.read(dsl -> spot.withdrawals(dsl, uid, upper(q.coin()), clientOid, q.orderId(), w.from(), w.to(), q.cursor(), q.limit()));
     }
 
     public List<Deposit> deposits(long uid, RecordQuery q) {
-        checkWindow(q);
-        return db.read(dsl -> deposits.page(dsl, uid, upper(q.coin()), q.orderId(), q.startTime(), q.endTime(), q.cursor(), q.limit()));
-    }
-
-    private static void checkWindow(RecordQuery q) {
-        if (q.startTime() > q.endTime()) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "startTime is after endTime");
+        TimeWindow.Range w = TimeWindow.UTA_DEPOSIT_RECORDS.resolve(q.startTime(), q.endTime(), clock.millis());
+        return db.read(dsl -> deposits.page(dsl, uid, upper(q.coin()), q.orderId(), w.from(), w.to(), q.cursor(), q.limit()));
     }
 
     /** The platform's examples show lower-case coins ("usdt"); the ledger's coins are upper case. */

@@ -3,6 +3,7 @@ package io.tas.strategy;
 import io.tas.account.AccountEnums.AccountKind;
 import io.tas.account.AccountService;
 import io.tas.account.SettingsChange;
+import io.tas.common.TimeWindow;
 import io.tas.error.ApiException;
 import io.tas.error.ErrorCode;
 import io.tas.ledger.Ledger;
@@ -18,7 +19,6 @@ import org.jooq.DSLContext;
 
 import java.math.BigDecimal;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -32,9 +32,6 @@ public final class StrategyService {
     static final Set<String> ORDER_CATEGORIES = Set.of("USDT-FUTURES", "COIN-FUTURES", "USDC-FUTURES");
     static final Set<String> QUERY_CATEGORIES = Set.of("SPOT", "MARGIN", "USDT-FUTURES", "COIN-FUTURES", "USDC-FUTURES");
     static final Set<String> STATUSES = Set.of("pending", "success", "failed", "cancelled", "submitting");
-    /** History is served from the last 90 days, at most 90 days per query (D67). */
-    static final Duration RETENTION = Duration.ofDays(90);
-    static final Duration MAX_RANGE = Duration.ofDays(90);
     /** Longest JSON text of one order's parameter list (the column's width). */
     static final int MAX_PARAMS_CHARS = 16000;
 
@@ -259,19 +256,15 @@ public final class StrategyService {
     public record HistoryPage(List<StrategyOrder> list, Long cursor) {}
 
     public HistoryPage history(long uid, HistoryQuery q) {
-        long now = clock.millis();
-        long end = q.endTime() != null ? q.endTime() : (q.startTime() != null ? Math.min(now, q.startTime() + MAX_RANGE.toMillis()) : now);
-        long start = q.startTime() != null ? q.startTime() : end - MAX_RANGE.toMillis();
-        if (start > end) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "startTime is after endTime");
-        if (end - start > MAX_RANGE.toMillis()) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "time range exceeds 90 days");
-        if (start < now - RETENTION.toMillis()) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "startTime is older than 90 days");
+        // D67: 90 days of history, at most 90 per query (TimeWindow).
+        TimeWindow.Range w = TimeWindow.HISTORY_STRATEGY_ORDERS.resolve(q.startTime(), q.endTime(), clock.millis());
         return db.read(dsl -> {
             Long below = null;
             if (q.cursor() != null) {
                 below = store.orderIdOfSeq(dsl, uid, q.cursor());
                 if (below == null) throw new ApiException(ErrorCode.PARAM_ERROR, "cursor");
             }
-            List<StrategyOrder> list = store.history(dsl, uid, q.category(), q.type(), start, end, below, q.limit());
+            List<StrategyOrder> list = store.history(dsl, uid, q.category(), q.type(), w.from(), w.to(), below, q.limit());
             return new HistoryPage(list, list.isEmpty() ? null : list.getLast().seq());
         });
     }

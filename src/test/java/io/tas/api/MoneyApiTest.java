@@ -172,7 +172,7 @@ class MoneyApiTest {
         String h = "/api/v3/convert/small-assets-history";
         assertError(client.get(h + "?limit=101"), "40020", "Parameter limit error");
         assertError(client.get(h + "?limit=x"), "40020", "Parameter limit error");
-        assertError(client.get(h + "?startTime=" + (now - 31 * day) + "&endTime=" + now), "40017", "Parameter verification failed time range exceeds 30 days");
+        assertError(client.get(h + "?startTime=" + (now - 31 * day) + "&endTime=" + now), "40017", "Parameter verification failed time range between startTime and endTime exceeds 30 days");
         assertError(client.get(h + "?startTime=" + now + "&endTime=" + (now - day)), "40017", "Parameter verification failed startTime is after endTime");
         ServerPool.nextSecond(kind);
         assertError(client.get(h + "?startTime=" + (now - 91 * day) + "&endTime=" + (now - 85 * day)), "40017", "Parameter verification failed startTime is older than 90 days");

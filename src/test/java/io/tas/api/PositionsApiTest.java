@@ -210,6 +210,9 @@ class PositionsApiTest {
         assertThat(walkV3(c, "category=USDT-FUTURES", 0)).containsExactly(ids.get(4), ids.get(3));
         assertThat(walkV3(c, "category=USDT-FUTURES&startTime=" + (t - 61 * DAY), 0)).containsExactly(ids.get(2), ids.get(1));
         assertThat(walkV3(c, "category=USDT-FUTURES&endTime=" + (t - 58 * DAY), 0)).containsExactly(ids.get(1));
+        // Issue 24: a lone endTime over 60 days old reads the 30 days up to it, clipped to the 90 days (D137), not 40017.
+        assertThat(walkV3(c, "category=USDT-FUTURES&endTime=" + (t - 61 * DAY), 0)).containsExactly(ids.get(0));
+        assertThat(walkV3(c, "category=USDT-FUTURES&endTime=" + (t - 89 * DAY), 0)).containsExactly(ids.get(0));
         assertThat(walkV3(c, "category=USDT-FUTURES&startTime=" + (t - 89 * DAY - 1) + "&endTime=" + (t - 60 * DAY), 0))
                 .containsExactly(ids.get(1), ids.get(0));
         ServerPool.nextSecond(kind);
@@ -321,6 +324,19 @@ class PositionsApiTest {
 
     // --- v2 history-position (§4.4.2)
 
+    /** The platform's page: "only the data within 3 months" (D137); an older start is moved up to it, not refused. */
+    @Test
+    void v2ReadsOnlyTheLast90Days() {
+        ApiClient c = account("CLASSIC", null);
+        long uid = admin.lastUid;
+        long t = now();
+        List<String> ids = ingest(List.of(record(uid, "USDT-FUTURES", "BTCUSDT", t - 91 * DAY), record(uid, "USDT-FUTURES", "BTCUSDT", t - 89 * DAY)));
+        assertThat(walkV2(c, "startTime=" + (t - 100 * DAY) + "&endTime=" + (t - 80 * DAY), 0)).containsExactly(ids.get(1));
+        assertThat(walkV2(c, "startTime=" + (t - 100 * DAY), 0)).containsExactly(ids.get(1));
+        assertThat(walkV2(c, "endTime=" + (t - 85 * DAY), 0)).containsExactly(ids.get(1));
+        assertThat(walkV2(c, "endTime=" + (t - 90 * DAY - 1), 0)).isEmpty();
+    }
+
     @Test
     void v2PagesWithIdLessThanDefaultsToUsdtFuturesAndSymbolWins() {
         ApiClient c = account("CLASSIC", null);
@@ -342,7 +358,7 @@ class PositionsApiTest {
         long t = now();
         assertThat(walkV2(c, "startTime=" + (t - 10 * DAY) + "&endTime=" + t, 0)).hasSize(10);
         assertError(c.get(V2 + "?startTime=" + (t - 91 * DAY) + "&endTime=" + t), "40017",
-                "Parameter verification failed time range between startTime and endTime exceeds 3 months (90 days)");
+                "Parameter verification failed time range between startTime and endTime exceeds 90 days");
         assertError(c.get(V2 + "?startTime=" + t + "&endTime=" + (t - 1)), "40017", "Parameter verification failed startTime is after endTime");
         assertError(c.get(V2 + "?limit=101"), "40020", "Parameter limit error");
         assertError(c.get(V2 + "?productType=SPOT"), "40020", "Parameter productType error");

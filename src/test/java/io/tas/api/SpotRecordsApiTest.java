@@ -176,7 +176,7 @@ class SpotRecordsApiTest extends SharedServerTest {
         assertThat(c.get(FILLS + "?startTime=" + (n - 100 * DAY)).data()).hasSize(2); // clamped to 90 days, not refused
         assertThat(c.get(FILLS + "?endTime=" + (n - DAY)).data()).hasSize(1);
         ServerPool.nextSecond(kind);
-        assertError(c.get(FILLS + "?startTime=" + (n - 91 * DAY) + "&endTime=" + n), "40017", "Parameter verification failed endTime - startTime exceeds 90 days");
+        assertError(c.get(FILLS + "?startTime=" + (n - 91 * DAY) + "&endTime=" + n), "40017", "Parameter verification failed time range between startTime and endTime exceeds 90 days");
         assertError(c.get(FILLS + "?startTime=" + n + "&endTime=" + (n - 1)), "40017", "Parameter verification failed startTime is after endTime");
         assertError(c.get(FILLS + "?limit=101"), "40020", "Parameter limit error");
         assertError(c.get(FILLS + "?limit=0"), "40020", "Parameter limit error");

@@ -170,6 +170,26 @@ class StrategyOrdersApiTest {
         assertThat(types).containsExactlyInAnyOrder(TYPES);
     }
 
+    /** Issue 24: a lone endTime reads the 90 days up to it (D137); every endTime before now was 40017. */
+    @Test
+    void aLoneEndTimeReadsUpToIt() {
+        ApiClient c = fresh();
+        long uid = admin.lastUid;
+        long day = 86_400_000L;
+        long[] ages = {day, 30 * day, 61 * day, 89 * day};
+        List<String> records = new ArrayList<>();
+        for (long age : ages) records.add(order("tpsl", "success", ",\"createdAgoMs\":" + age));
+        Reply r = ingest(uid, records);
+        ok(r);
+        List<Long> ids = new ArrayList<>();
+        r.data().get("orderIds").forEach(id -> ids.add(Long.parseLong(id.asText())));
+        long now = server.clock.millis();
+        assertThat(walk(c, "category=USDT-FUTURES&endTime=" + (now - 1), 0)).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(walk(c, "category=USDT-FUTURES&endTime=" + (now - 2 * day), 0)).containsExactlyInAnyOrder(ids.get(1), ids.get(2), ids.get(3));
+        assertThat(walk(c, "category=USDT-FUTURES&endTime=" + (now - 62 * day), 0)).containsExactly(ids.get(3));
+        assertThat(walk(c, "category=USDT-FUTURES&endTime=" + (now - 90 * day), 0)).isEmpty();
+    }
+
     @Test
     void windowViolationsAre40017() {
         long now = server.clock.millis();
@@ -177,7 +197,7 @@ class StrategyOrdersApiTest {
         assertError(main.get(HISTORY + "?category=USDT-FUTURES&startTime=" + now + "&endTime=" + (now - 1)), "40017",
                 "Parameter verification failed startTime is after endTime");
         assertError(main.get(HISTORY + "?category=USDT-FUTURES&startTime=" + (now - 91 * day) + "&endTime=" + now), "40017",
-                "Parameter verification failed time range exceeds 90 days");
+                "Parameter verification failed time range between startTime and endTime exceeds 90 days");
         assertError(main.get(HISTORY + "?category=USDT-FUTURES&startTime=" + (now - 95 * day) + "&endTime=" + (now - 94 * day)), "40017",
                 "Parameter verification failed startTime is older than 90 days");
         assertError(main.get(HISTORY + "?category=USDT-FUTURES&startTime=yesterday"), "40020", "Parameter startTime error");
