@@ -17,16 +17,16 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.tas.account.AccountRoutes;
 import io.tas.account.AccountService;
 import io.tas.accountswitch.AccountSwitchRoutes;
-import io.tas.accountswitch.AccountSwitchService;
-import io.tas.accountswitch.SwitchCheck;
-import io.tas.accountswitch.SwitchConfig;
 import io.tas.admin.SandboxClock;
 import io.tas.admin.SandboxControls;
 import io.tas.admin.AdminRoutes;
+import io.tas.admin.AdminSurface;
+import io.tas.admin.MoneyAdmin;
 import io.tas.admin.Provisioning;
+import io.tas.admin.RecordsAdmin;
+import io.tas.admin.SeedApplier;
 import io.tas.auth.ApiKeyService;
 import io.tas.auth.Authenticator;
-import io.tas.auth.SecretCipher;
 import io.tas.config.Config;
 import io.tas.http.RequestPipeline;
 import io.tas.http.TrustedProxies;
@@ -36,9 +36,6 @@ import io.tas.jobs.Jobs;
 import io.tas.jobs.JobsConfig;
 import io.tas.market.MarketRoutes;
 import io.tas.market.MetadataRoutes;
-import io.tas.market.MarketService;
-import io.tas.market.PriceService;
-import io.tas.convert.ConvertConfig;
 import io.tas.convert.ConvertRoutes;
 import io.tas.convert.SmallAssetConversion;
 import io.tas.ledger.Ledger;
@@ -46,11 +43,8 @@ import io.tas.risk.AssetsRoutes;
 import io.tas.loan.LoanRoutes;
 import io.tas.loan.LoanService;
 import io.tas.position.LeverageRoutes;
-import io.tas.position.LeverageService;
-import io.tas.position.PositionHistory;
 import io.tas.position.PositionRoutes;
 import io.tas.position.PositionService;
-import io.tas.risk.DeltaNeutral;
 import io.tas.risk.MaxWithdrawal;
 import io.tas.risk.RiskRoutes;
 import io.tas.ratelimit.RateLimiter;
@@ -59,20 +53,15 @@ import io.tas.ops.Health;
 import io.tas.ops.Lifecycle;
 import io.tas.reality.RealityPriceFeed;
 import io.tas.reality.RealityRoutes;
-import io.tas.reality.RealityService;
 import io.tas.store.ChangeFeed;
 import io.tas.store.Database;
 import io.tas.store.IdGenerator;
 import io.tas.store.NodeLease;
-import io.tas.spot.SpotRecords;
 import io.tas.spot.SpotRoutes;
-import io.tas.spot.UnifiedRecords;
 import io.tas.spot.UnifiedRecordsRoutes;
 import io.tas.subaccount.SubAccountRoutes;
 import io.tas.copytrade.CopyTradeRoutes;
-import io.tas.copytrade.CopyTradeService;
 import io.tas.strategy.StrategyRoutes;
-import io.tas.strategy.StrategyService;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -80,12 +69,13 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /** Wires storage, services, the API listener and the admin listener. Tests start exactly this. */
 public final class App implements AutoCloseable {
     private final Database db;
     private final WebServer server;
-    private final Provisioning provisioning;
+    private final AdminSurface admin;
     private final Routes routes;
     private final Services services;
 
@@ -105,7 +95,7 @@ public final class App implements AutoCloseable {
     /** The request-read deadline's sweeper (issue 12 item 8). */
     private SlowClients slowClients;
 
-    private App(Database db, NodeLease lease, ChangeFeed changes, Jobs jobs, WebServer server, Provisioning provisioning, Routes routes,
+    private App(Database db, NodeLease lease, ChangeFeed changes, Jobs jobs, WebServer server, AdminSurface admin, Routes routes,
                 Services services, RealityPriceFeed priceFeed, Health health, Duration shutdownDelay, RateLimiter limiter) {
         this.priceFeed = priceFeed;
         this.health = health;
@@ -116,7 +106,7 @@ public final class App implements AutoCloseable {
         this.changes = changes;
         this.jobs = jobs;
         this.server = server;
-        this.provisioning = provisioning;
+        this.admin = admin;
         this.routes = routes;
         this.services = services;
     }
@@ -126,7 +116,7 @@ public final class App implements AutoCloseable {
     }
 
     /** Starts the service; beforeListen runs (e.g. reset and seed) before the first request can arrive. */
-    public static App start(Config config, Clock clock, java.util.function.Consumer<Provisioning> beforeListen) {
+    public static App start(Config config, Clock clock, java.util.function.Consumer<AdminSurface> beforeListen) {
         config.validated(); // every entry point passes here: no empty admin token, no demo secrets outside a sandbox
         PrometheusMeterRegistry metrics = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         JvmGcMetrics gc = jvmMetrics(metrics);
@@ -149,57 +139,25 @@ public final class App implements AutoCloseable {
             IdGenerator ids = new IdGenerator(clock instanceof SandboxClock s ? s.machine() : clock, lease);
             ChangeFeed changes = ChangeFeed.open(db, config.dbUrl(), config.dbUser(), config.dbPassword()).measureLagIn(metrics);
             opened.push(changes);
-            AccountService accounts = new AccountService(db, clock, ids, config.cacheEnabled(), changes);
-            ApiKeyService keys = new ApiKeyService(db, clock, new SecretCipher(config.masterKey()), accounts, changes);
-            MarketService market = new MarketService(db, changes);
-            PriceService prices = new PriceService(market);
-            Ledger ledger = new Ledger(db, clock, ids);
-            opened.push(ledger);
-            LoanService loans = new LoanService(db, clock, ledger, prices);
-            PositionService positions = new PositionService(db, clock, ids, ledger, market, prices, accounts);
-            PositionHistory positionHistory = new PositionHistory(db, clock, ids, accounts, market);
-            StrategyService strategies = new StrategyService(db, clock, ids, accounts);
-            CopyTradeService copyTrading = new CopyTradeService(db, clock, accounts);
-            // Working strategy orders count as pending orders for set-hold-mode (D44).
-            accounts.exposureFrom(strategies.withPendingOrders(positions::exposure));
-            opened.push(accounts);
-            ledger.bindMetrics(metrics);
-            accounts.bindMetrics(metrics);
-            LeverageService leverage = new LeverageService(db, clock, ledger, market, prices, accounts);
-            DeltaNeutral deltaNeutral = new DeltaNeutral(db, ledger, market, prices, positions, DeltaNeutral.Config.fromEnv(System.getenv()));
-            SmallAssetConversion conversion = new SmallAssetConversion(db, clock, ids, ledger, prices, ConvertConfig.fromEnv(System.getenv()));
-            MaxWithdrawal maxWithdrawal = new MaxWithdrawal(db, ledger, prices, positions);
             Jobs jobs = new Jobs(db, clock, JobsConfig.fromEnv(System.getenv()), lease.nodeId());
             opened.push(jobs);
-            SpotRecords spot = new SpotRecords(db, clock, ids, accounts);
-            UnifiedRecords unifiedRecords = new UnifiedRecords(db, clock, ids, accounts);
-            RealityService reality = new RealityService(db, clock, ids, ledger, market, prices, accounts, spot,
-                    conversion.config().platformToken(), RealityConfig.fromEnv(System.getenv(), config.sandbox()));
-            io.micrometer.core.instrument.FunctionCounter.builder("tas_reality_orders_examined_total", reality, RealityService::ordersExamined)
-                    .description("working Reality orders read by ticker updates to match them (only those the ticker crosses)").register(metrics);
-            // Pending orders keep an account unified (SwitchCheck): working strategy orders and working Reality orders.
-            AccountSwitchService switches = new AccountSwitchService(db, clock, accounts, ledger, jobs,
-                    SwitchConfig.fromEnv(System.getenv()), List.of(SwitchCheck.openPositions(positions), SwitchCheck.pendingOrders(strategies),
-                    SwitchCheck.workingRealityOrders(reality)));
+            Domain d = new Domain(config, clock, db, ids, changes, jobs, metrics);
+            d.closeables().reversed().forEach(opened::push);
             // §8 buckets in this process, or shared by every node through Redis (TAS_REDIS_URL, D85).
             RateLimiter limiter = new RateLimiter(config.rateLimitsEnabled(), clock, config.redisUrl() == null ? null
                     : new RateLimiter.RedisSettings(config.redisUrl(), config.redisKeyPrefix(), config.redisTimeout()));
             opened.push(limiter);
-            edgeMetrics(metrics, keys, limiter);
+            edgeMetrics(metrics, d.keys, limiter);
 
-            // A sandbox clock moved forward moves domain time, not the clocks clients sign with (SandboxClock).
-            Clock signatures = clock instanceof SandboxClock sandboxClock ? sandboxClock.machine() : clock;
-            Routes routes = routes(features(accounts, market, signatures, conversion, loans, maxWithdrawal, leverage, deltaNeutral, switches,
-                    positions, positionHistory, strategies, copyTrading, spot, ledger, prices, unifiedRecords, reality));
-            RequestPipeline pipeline = new RequestPipeline(routes, new Authenticator(keys, accounts, signatures, config.timestampWindow()),
-                    accounts, limiter, clock, config.maxBodyBytes(), metrics, TrustedProxies.parse(config.trustedProxies()));
-            Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions,
-                    positionHistory, strategies, copyTrading, spot, unifiedRecords, reality);
-            AdminRoutes admin = new AdminRoutes(provisioning, keys, config.adminToken(), clock, metrics,
-                    config.adminMaxBodyBytes(), config.seedMaxBytes(), new SandboxControls(config.sandbox(), clock, jobs, db, changes, provisioning::reset));
+            Routes routes = routes(d);
+            RequestPipeline pipeline = new RequestPipeline(routes, new Authenticator(d.keys, d.accounts, d.signatures, config.timestampWindow()),
+                    d.accounts, limiter, clock, config.maxBodyBytes(), metrics, TrustedProxies.parse(config.trustedProxies()));
+            AdminSurface adminSurface = adminSurface(config, clock, db, changes, jobs, limiter, d);
+            AdminRoutes admin = new AdminRoutes(adminSurface, d.keys, config.adminToken(), clock, metrics,
+                    config.adminMaxBodyBytes(), config.seedMaxBytes());
             SandboxControls.follow(clock, db, changes); // an advance on another node moves this node's sandbox clock
             changes.start(); // every subscriber is registered by now
-            beforeListen.accept(provisioning);
+            beforeListen.accept(adminSurface);
             jobs.start(); // after the migrations (Database.open) and any reset or seed: due jobs run from here on
 
             Health health = new Health(db, limiter::redisReady);
@@ -249,11 +207,12 @@ public final class App implements AutoCloseable {
                         + " or the admin address " + config.adminHost() + ":" + config.adminPort() + " (a port in use?); the log above says why");
             }
             // The optional random walk of the Reality tickers (off unless TAS_PRICE_FEED=on), once requests can arrive.
-            RealityPriceFeed priceFeed = new RealityPriceFeed(market, reality, clock, RealityPriceFeed.Settings.fromEnv(System.getenv()));
+            RealityPriceFeed priceFeed = new RealityPriceFeed(d.market, clock, RealityPriceFeed.Settings.fromEnv(System.getenv()));
             opened.push(priceFeed);
             priceFeed.start();
-            App app = new App(db, lease, changes, jobs, server, provisioning, routes, new Services(ledger, conversion, positions, loans, maxWithdrawal, ids, accounts),
-                    priceFeed, health, lifecycle.shutdownDelay(), limiter);
+            App app = new App(db, lease, changes, jobs, server, adminSurface, routes,
+                    new Services(d.ledger, d.conversion, d.positions, d.loans, d.maxWithdrawal, ids, d.accounts), priceFeed, health,
+                    lifecycle.shutdownDelay(), limiter);
             app.gc = gc;
             app.slowClients = slowClients;
             return app;
@@ -306,39 +265,50 @@ public final class App implements AutoCloseable {
         }
     }
 
-    /** Every feature of the API; a new feature is one entry here plus its catalog rows. */
-    static List<Routes.Feature> features(AccountService accounts, MarketService market, Clock signatures, SmallAssetConversion conversion,
-                                         LoanService loans, MaxWithdrawal maxWithdrawal, LeverageService leverage, DeltaNeutral deltaNeutral,
-                                         AccountSwitchService switches, PositionService positions, PositionHistory positionHistory,
-                                         StrategyService strategies, CopyTradeService copyTrading, SpotRecords spot,
-                                         Ledger ledger, PriceService prices, UnifiedRecords unifiedRecords, RealityService reality) {
-        return List.of(new AccountRoutes(accounts), new SubAccountRoutes(accounts), new MarketRoutes(market, signatures),
-                new MetadataRoutes(market),
-                new ConvertRoutes(conversion), new LoanRoutes(loans), new RiskRoutes(maxWithdrawal, deltaNeutral),
-                new LeverageRoutes(leverage), new AccountSwitchRoutes(switches),
-                new PositionRoutes(positions, positionHistory, accounts, market), new StrategyRoutes(strategies),
-                new CopyTradeRoutes(copyTrading), new SpotRoutes(spot), new AssetsRoutes(ledger, prices, positions),
-                new UnifiedRecordsRoutes(unifiedRecords),
-                new RealityRoutes(reality));
-    }
+    /** Every feature of the API, over the node's domain services; a new feature is one entry here plus its catalog rows. */
+    private static final List<Function<Domain, Routes.Feature>> FEATURES = List.of(
+            d -> new AccountRoutes(d.accounts),
+            d -> new SubAccountRoutes(d.accounts),
+            d -> new MarketRoutes(d.market, d.signatures),
+            d -> new MetadataRoutes(d.market),
+            d -> new ConvertRoutes(d.conversion),
+            d -> new LoanRoutes(d.loans),
+            d -> new RiskRoutes(d.maxWithdrawal, d.deltaNeutral),
+            d -> new LeverageRoutes(d.leverage),
+            d -> new AccountSwitchRoutes(d.switches),
+            d -> new PositionRoutes(d.positions, d.positionHistory, d.accounts, d.market),
+            d -> new StrategyRoutes(d.strategies),
+            d -> new CopyTradeRoutes(d.copyTrading),
+            d -> new SpotRoutes(d.spot),
+            d -> new AssetsRoutes(d.ledger, d.prices, d.positions),
+            d -> new UnifiedRecordsRoutes(d.unifiedRecords),
+            d -> new RealityRoutes(d.reality));
 
     /** Which rows have handlers, without starting anything (for the inventory). */
-    public static Routes productionRoutes() {
-        return routes(features(null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
-    }
+    public static Routes productionRoutes() { return routes(Domain.unwired()); }
 
     /** The production routing: every feature registers its rows. */
-    public static Routes routes(List<Routes.Feature> features) {
+    private static Routes routes(Domain d) {
         Routes routes = new Routes();
-        features.forEach(f -> f.register(routes));
+        FEATURES.forEach(f -> f.apply(d).register(routes));
         return routes;
+    }
+
+    /** The control plane over the node's services: provisioning, money, records, seeds and the sandbox controls. */
+    private static AdminSurface adminSurface(Config config, Clock clock, Database db, ChangeFeed changes, Jobs jobs, RateLimiter limiter, Domain d) {
+        Provisioning provisioning = new Provisioning(db, clock, d.accounts, d.keys, d.market, limiter, d.reality);
+        MoneyAdmin money = new MoneyAdmin(d.accounts, d.market, d.ledger, d.loans, d.positions, d.unifiedRecords);
+        RecordsAdmin records = new RecordsAdmin(clock, d.positionHistory, d.strategies, d.copyTrading, d.spot, d.unifiedRecords);
+        return new AdminSurface(provisioning, money, records, new SeedApplier(db, d.ledger, provisioning, money, records),
+                new SandboxControls(config.sandbox(), clock, jobs, db, changes, provisioning::reset));
     }
 
     public int port() { return server.port(); }
 
     public int adminPort() { return server.port("admin"); }
 
-    public Provisioning provisioning() { return provisioning; }
+    /** The control plane (provisioning, money, records, seeds, sandbox controls), for in-process callers such as tests. */
+    public AdminSurface admin() { return admin; }
 
     /** The Reality price feed (off unless TAS_PRICE_FEED=on; tests step it by hand). */
     public RealityPriceFeed priceFeed() { return priceFeed; }

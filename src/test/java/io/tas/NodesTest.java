@@ -31,13 +31,13 @@ class NodesTest {
     }
 
     private static long deposit(App app, String ref) {
-        return Long.parseLong(app.provisioning().deposit(new LedgerOp(1000000001L, "unified", "USDT", BigDecimal.ONE, ref)).txId());
+        return Long.parseLong(app.admin().money().deposit(new LedgerOp(1000000001L, "unified", "USDT", BigDecimal.ONE, ref)).txId());
     }
 
     @Test
     void nodesMintUnderDistinctLeasedIdsAndAStoppedNodesIdIsReused() throws Exception {
         SeedFile demo = SeedFile.load("demo");
-        try (App a = App.start(node(Map.of()), Clock.systemUTC(), p -> { if (p.isEmpty()) p.apply(demo); });
+        try (App a = App.start(node(Map.of()), Clock.systemUTC(), s -> { if (s.provisioning().isEmpty()) s.seeds().apply(demo); });
              App b = App.start(node(Map.of()), Clock.systemUTC())) {
             assertThat(a.nodeId()).isNotEqualTo(b.nodeId());
             assertThat(IdGenerator.nodeOf(deposit(a, "node-a"))).isEqualTo(a.nodeId());
@@ -54,7 +54,7 @@ class NodesTest {
     @Test
     void twoRunningNodesNeverMintTheSameId() throws Exception {
         SeedFile demo = SeedFile.load("demo");
-        try (App a = App.start(node(Map.of()), Clock.systemUTC(), p -> { if (p.isEmpty()) p.apply(demo); });
+        try (App a = App.start(node(Map.of()), Clock.systemUTC(), s -> { if (s.provisioning().isEmpty()) s.seeds().apply(demo); });
              App b = App.start(node(Map.of()), Clock.systemUTC())) {
             java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
             try {

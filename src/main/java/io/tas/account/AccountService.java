@@ -6,7 +6,9 @@ import io.tas.error.ErrorCode;
 import io.tas.store.ChangeFeed;
 import io.tas.store.Database;
 import io.tas.store.IdGenerator;
+import io.tas.store.Tx;
 import com.github.benmanes.caffeine.cache.Cache;
+import org.jooq.DSLContext;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -44,7 +46,7 @@ public final class AccountService implements AutoCloseable {
     public AccountSettings change(SettingsChange c) {
         // The settings writers commit on connections of their own: a caller in a transaction would wait for them while
         // holding its own (and on H2 the one turn to write, D113). Such a caller uses changeTogether.
-        if (db.inTransaction()) throw new IllegalStateException("change() inside a transaction: use changeTogether");
+        db.requireNoConnection("a group-committed settings change");
         return settingsWriter.submit(c);
     }
 
@@ -55,24 +57,24 @@ public final class AccountService implements AutoCloseable {
      * Runs work under the account's lock, in one transaction with the settings change it returns (a change made
      * together with positions and the ledger); the caches are dropped after the commit.
      */
-    public AccountSettings changeTogether(long uid, java.util.function.Supplier<SettingsChange> work) {
+    public AccountSettings changeTogether(long uid, java.util.function.Function<Tx, SettingsChange> work) {
         try {
-            return db.tx(dsl -> {
-                store.lock(dsl, List.of(uid));
-                return settingsWriter.applyInTransaction(work.get());
+            return db.tx(tx -> {
+                store.lock(tx.dsl(), List.of(uid));
+                return settingsWriter.applyInTransaction(tx, work.apply(tx));
             });
         } finally {
             invalidate(settingsTopic(uid)); // also when the commit's outcome is unknown: a drop too many only reloads
         }
     }
 
-    /** The settings as the current transaction sees them (under the account's lock: current until the commit). */
-    public AccountSettings settingsInTransaction(long uid) {
-        return store.settings(db.dsl(), uid).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, uid));
+    /** The settings as the transaction sees them (under the account's lock: current until the commit). */
+    public AccountSettings settingsInTransaction(Tx tx, long uid) {
+        return store.settings(tx.dsl(), uid).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, uid));
     }
 
-    /** Locks the account for the current transaction: every write of its settings or positions takes this lock first. */
-    public void lock(long uid) { store.lock(db.dsl(), List.of(uid)); }
+    /** Locks the account for the transaction: every write of its settings or positions takes this lock first. */
+    public void lock(Tx tx, long uid) { store.lock(tx.dsl(), List.of(uid)); }
 
     /**
      * §4.1.4 targetUid: the caller itself, or one of its own sub-accounts. Any other UID answers as if it did not
@@ -130,6 +132,11 @@ public final class AccountService implements AutoCloseable {
     private long mark(long uid) { return invalidations.get(stripe(uid)) + everything.get(); }
 
     public Account create(NewAccount cmd) {
+        return db.tx(tx -> create(tx, cmd));
+    }
+
+    /** Creates the account in the caller's transaction (a seed); other nodes drop their entry when it commits. */
+    public Account create(Tx tx, NewAccount cmd) {
         long now = clock.millis();
         long uid = cmd.uid() != null ? cmd.uid() : ids.next();
         long created = cmd.createdTime() != null ? cmd.createdTime() : now;
@@ -139,31 +146,33 @@ public final class AccountService implements AutoCloseable {
         AccountSettings s = new AccountSettings(uid, base.accountMode(), base.accountLevel(), base.assetMode(),
                 base.holdMode(), base.stpMode(), base.deltaSwitch(), base.repayMode(), base.deduct(),
                 base.symbolConfigs(), base.coinConfigs());
-        db.tx(dsl -> {
-            if (store.find(dsl, uid).isPresent()) throw new ApiException(ErrorCode.PARAM_ERROR, "uid");
-            if (cmd.parentUid() != null) {
-                Account parent = store.find(dsl, cmd.parentUid())
-                        .orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, cmd.parentUid()));
-                // A sub-account cannot own sub-accounts.
-                if (parent.isSub()) throw new ApiException(ErrorCode.PARAM_ERROR, "parentUid");
-            }
-            store.insert(dsl, account);
-            store.insertSettings(dsl, s);
-            changes.publish(accountTopic(uid));
-            return null;
-        });
+        DSLContext dsl = tx.dsl();
+        if (store.find(dsl, uid).isPresent()) throw new ApiException(ErrorCode.PARAM_ERROR, "uid");
+        if (cmd.parentUid() != null) {
+            Account parent = store.find(dsl, cmd.parentUid())
+                    .orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, cmd.parentUid()));
+            // A sub-account cannot own sub-accounts.
+            if (parent.isSub()) throw new ApiException(ErrorCode.PARAM_ERROR, "parentUid");
+        }
+        store.insert(dsl, account);
+        store.insertSettings(dsl, s);
+        changes.publish(tx, accountTopic(uid));
+        tx.afterCommit(() -> dropCached(uid));
         return account;
     }
 
     public Optional<Account> find(long uid) {
-        if (!cacheEnabled) return store.find(db.dsl(), uid);
+        if (!cacheEnabled) return db.cacheRead(dsl -> store.find(dsl, uid));
         Account cached = accounts.getIfPresent(uid);
         if (cached != null) return Optional.of(cached);
         long seen = mark(uid);
-        Optional<Account> loaded = store.find(db.dsl(), uid);
+        Optional<Account> loaded = db.cacheRead(dsl -> store.find(dsl, uid));
         loaded.ifPresent(a -> cacheUnlessInvalidated(accounts, uid, a, seen));
         return loaded;
     }
+
+    /** The account as the caller's transaction sees it (never the cache: it may have been created in that transaction). */
+    public Optional<Account> find(Tx tx, long uid) { return store.find(tx.dsl(), uid); }
 
     public AccountSettings settings(long uid) {
         if (cacheEnabled) {
@@ -171,7 +180,7 @@ public final class AccountService implements AutoCloseable {
             if (cached != null) return cached;
         }
         long seen = mark(uid);
-        AccountSettings loaded = store.settings(db.dsl(), uid)
+        AccountSettings loaded = db.cacheRead(dsl -> store.settings(dsl, uid))
                 .orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, uid));
         if (cacheEnabled) cacheUnlessInvalidated(settings, uid, loaded, seen);
         return loaded;
@@ -189,7 +198,7 @@ public final class AccountService implements AutoCloseable {
 
     /** §2.13 one page of a main account's sub-accounts. */
     public SubAccountPage subAccounts(long parentUid, Long cursorBelow, int limit) {
-        List<Account> rows = store.subAccounts(db.dsl(), parentUid, cursorBelow, limit + 1);
+        List<Account> rows = db.read(dsl -> store.subAccounts(dsl, parentUid, cursorBelow, limit + 1));
         boolean hasNext = rows.size() > limit;
         List<Account> page = hasNext ? rows.subList(0, limit) : rows;
         String cursor = page.isEmpty() ? "" : Long.toString(page.getLast().uid());
@@ -201,45 +210,40 @@ public final class AccountService implements AutoCloseable {
     /** Drops cached state everywhere, after a reset. */
     public void invalidateAll() {
         invalidate(ChangeFeed.EVERYTHING);
-        db.tx(dsl -> { changes.publish(ChangeFeed.EVERYTHING); return null; });
+        db.tx(tx -> { changes.publish(tx, ChangeFeed.EVERYTHING); return null; });
     }
 
-    // --- account switch (issue 8, spec §3.1). Writes join the caller's transaction and publish the UID there, so
-    // every PostgreSQL node drops its cached entry on commit; the caller then calls dropCached for this node.
+    // --- account switch (issue 8, spec §3.1). Writes are made in the caller's transaction and publish the UID there,
+    // so every PostgreSQL node drops its cached entry on commit, and this node after it (Tx.afterCommit).
 
-    /** Locks the account for a change of its kind or mode and reads it fresh (never from the cache); inside a transaction. */
-    public Optional<Account> lockForChange(long uid) {
-        if (!db.inTransaction()) throw new IllegalStateException("the account lock is taken inside a transaction");
-        return store.lockForChange(db.dsl(), uid);
+    /** Locks the account for a change of its kind or mode and reads it fresh (never from the cache). */
+    public Optional<Account> lockForChange(Tx tx, long uid) {
+        return store.lockForChange(tx.dsl(), uid);
     }
 
     /** §2.3 accountMode. */
-    public void setAccountMode(long uid, AccountEnums.AccountMode mode) {
-        write(uid, dsl -> store.updateAccountMode(dsl, uid, mode));
+    public void setAccountMode(Tx tx, long uid, AccountEnums.AccountMode mode) {
+        write(tx, uid, dsl -> store.updateAccountMode(dsl, uid, mode));
     }
 
     /** Which API family the account uses (DESIGN: account kinds): UNIFIED rows are v3, CLASSIC rows v2. */
-    public void setKind(long uid, AccountEnums.AccountKind kind) {
+    public void setKind(Tx tx, long uid, AccountEnums.AccountKind kind) {
         long now = clock.millis();
-        write(uid, dsl -> store.updateKind(dsl, uid, kind, now));
+        write(tx, uid, dsl -> store.updateKind(dsl, uid, kind, now));
     }
 
-    /** §4.7 allow-list (admin-managed). */
+    /** §4.7 allow-list (admin-managed), in a transaction of its own. */
     public void setRealityAllowed(long uid, boolean allowed) {
         long now = clock.millis();
-        write(uid, dsl -> store.updateRealityAllowed(dsl, uid, allowed, now));
+        db.tx(tx -> { write(tx, uid, dsl -> store.updateRealityAllowed(dsl, uid, allowed, now)); return null; });
     }
 
-    /** Drops this node's cached account and settings of uid: call after the commit of a change made in a transaction. */
+    /** Drops this node's cached account and settings of uid. */
     public void dropCached(long uid) { invalidate(accountTopic(uid)); }
 
-    private void write(long uid, java.util.function.Consumer<org.jooq.DSLContext> change) {
-        boolean joined = db.inTransaction();
-        db.tx(dsl -> {
-            change.accept(dsl);
-            changes.publish(accountTopic(uid));
-            return null;
-        });
-        if (!joined) dropCached(uid); // committed: on its own, the change is visible to this node's readers at once
+    private void write(Tx tx, long uid, java.util.function.Consumer<DSLContext> change) {
+        change.accept(tx.dsl());
+        changes.publish(tx, accountTopic(uid));
+        tx.afterCommit(() -> dropCached(uid)); // committed: the change is visible to this node's readers at once
     }
 }

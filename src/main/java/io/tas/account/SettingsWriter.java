@@ -44,13 +44,13 @@ public final class SettingsWriter implements AutoCloseable {
     }
 
     /** Runs the change in the caller's transaction; the caller drops the caches after its commit. */
-    AccountSettings applyInTransaction(SettingsChange change) {
-        return (AccountSettings) decideAndWrite(db.dsl(), List.of(change)).getFirst().valueOrThrow();
+    AccountSettings applyInTransaction(io.tas.store.Tx tx, SettingsChange change) {
+        return (AccountSettings) decideAndWrite(tx, List.of(change)).getFirst().valueOrThrow();
     }
 
     private List<Outcome<?>> runTogether(List<SettingsChange> batch) {
         try {
-            return db.writerTx(dsl -> decideAndWrite(dsl, batch));
+            return db.writerTx(tx -> decideAndWrite(tx, batch));
         } finally {
             // After the commit (or a failure, which may have committed: CommitOutcomeUnknown): this node reads the
             // current settings at once; other nodes hear of it through the change feed. A drop too many only reloads.
@@ -58,7 +58,8 @@ public final class SettingsWriter implements AutoCloseable {
         }
     }
 
-    private List<Outcome<?>> decideAndWrite(org.jooq.DSLContext dsl, List<SettingsChange> batch) {
+    private List<Outcome<?>> decideAndWrite(io.tas.store.Tx tx, List<SettingsChange> batch) {
+        org.jooq.DSLContext dsl = tx.dsl();
         SortedSet<Long> uids = new TreeSet<>();
         batch.forEach(c -> uids.add(c.uid()));
         Map<Long, AccountSettings> now = store.lockSettings(dsl, uids);
@@ -83,7 +84,7 @@ public final class SettingsWriter implements AutoCloseable {
         List<Long> changed = after.keySet().stream().filter(u -> !after.get(u).equals(before.get(u))).toList();
         if (!changed.isEmpty()) {
             store.update(dsl, changed.stream().map(before::get).toList(), changed.stream().map(after::get).toList());
-            changes.publishAll(changed.stream().map(AccountService::settingsTopic).toList());
+            changes.publishAll(tx, changed.stream().map(AccountService::settingsTopic).toList());
         }
         return outcomes;
     }

@@ -77,8 +77,9 @@ public final class AccountSwitchService {
      * must not get an error, nor push the switch back).
      */
     public void request(long uid) {
-        db.tx(dsl -> {
-            Account account = accounts.lockForChange(uid).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "uid"));
+        db.tx(tx -> {
+            org.jooq.DSLContext dsl = tx.dsl();
+            Account account = accounts.lockForChange(tx, uid).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "uid"));
             // The row's guards read the cached account before this lock: a switch that ended in between made it classic.
             if (account.kind() != AccountKind.UNIFIED) throw new ApiException(ErrorCode.CLASSIC_ACCOUNT_ON_UNIFIED_API);
             if (account.isSub()) throw new ApiException(ErrorCode.SUB_ACCOUNT_FORBIDDEN);
@@ -89,16 +90,15 @@ public final class AccountSwitchService {
             int attempt = current.map(r -> r.attempt() + 1).orElse(1);
             Row row = new Row(uid, attempt, SwitchStatus.process, "", now, due, null, null);
             if (current.isPresent()) store.update(dsl, row); else store.insert(dsl, row);
-            accounts.setAccountMode(uid, AccountMode.switching);
-            jobs.scheduleInTransaction(TASK, uid + "-" + attempt, Instant.ofEpochMilli(due));
+            accounts.setAccountMode(tx, uid, AccountMode.switching);
+            jobs.scheduleInTransaction(tx, TASK, uid + "-" + attempt, Instant.ofEpochMilli(due));
             return null;
         });
-        accounts.dropCached(uid);
     }
 
     /** §2.6 the latest switch of uid; an account that never asked for one gets 40017 (nothing to report). */
     public SwitchState status(long uid) {
-        Row r = store.find(db.dsl(), uid)
+        Row r = db.read(dsl -> store.find(dsl, uid))
                 .orElseThrow(() -> new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "no account switch was requested"));
         return new SwitchState(r.status(), r.reason());
     }
@@ -108,39 +108,39 @@ public final class AccountSwitchService {
         int dash = instance.lastIndexOf('-');
         long uid = Long.parseLong(instance.substring(0, dash));
         int attempt = Integer.parseInt(instance.substring(dash + 1));
-        SwitchStatus outcome = db.tx(dsl -> finish(dsl, uid, attempt));
-        accounts.dropCached(uid);
+        SwitchStatus outcome = db.tx(tx -> finish(tx, uid, attempt));
         log.info("account switch {} attempt {}: {}", uid, attempt, outcome == null ? "already finished, nothing to do" : outcome);
     }
 
-    private SwitchStatus finish(DSLContext dsl, long uid, int attempt) {
+    private SwitchStatus finish(io.tas.store.Tx tx, long uid, int attempt) {
+        DSLContext dsl = tx.dsl();
         // Lock order as everywhere: account, then positions, then balance rows (D35).
-        Optional<Account> account = accounts.lockForChange(uid);
+        Optional<Account> account = accounts.lockForChange(tx, uid);
         Optional<Row> pending = store.find(dsl, uid).filter(r -> r.attempt() == attempt && r.status() == SwitchStatus.process);
         if (account.isEmpty() || pending.isEmpty()) return null;
         long now = clock.millis();
         List<String> reasons = new ArrayList<>();
         for (SwitchCheck check : checks) {
-            String blocker = check.blocker(uid);
+            String blocker = check.blocker(tx, uid);
             if (blocker != null) reasons.add(blocker);
         }
-        List<Balance> unified = ledger.balances(uid).stream().filter(b -> b.key().account() == AccountType.unified).toList();
+        List<Balance> unified = ledger.balances(tx, uid).stream().filter(b -> b.key().account() == AccountType.unified).toList();
         // Frozen funds are worth a reason of their own only when no position explains them (its margin is frozen).
         reasons.addAll(balanceBlockers(unified, reasons.isEmpty()));
         if (reasons.isEmpty()) {
             try {
-                Long transfer = moveToSpot(uid, attempt, unified);
-                accounts.setKind(uid, AccountKind.CLASSIC);
+                Long transfer = moveToSpot(tx, uid, attempt, unified);
+                accounts.setKind(tx, uid, AccountKind.CLASSIC);
                 // A classic account's settings row keeps its values and mode unified, like one created classic; it is
                 // not served (v3 rows answer 40084).
-                accounts.setAccountMode(uid, AccountMode.unified);
+                accounts.setAccountMode(tx, uid, AccountMode.unified);
                 store.update(dsl, pending.get().finished(SwitchStatus.success, "", now, transfer));
                 return SwitchStatus.success;
             } catch (Blocked b) {
                 reasons.addAll(b.reasons); // a borrow or an order hold landed between the read and the lock
             }
         }
-        accounts.setAccountMode(uid, AccountMode.unified);
+        accounts.setAccountMode(tx, uid, AccountMode.unified);
         String reason = String.join("; ", reasons);
         store.update(dsl, pending.get().finished(SwitchStatus.fail, reason.length() > MAX_REASON ? reason.substring(0, MAX_REASON) : reason, now, null));
         return SwitchStatus.fail;
@@ -151,14 +151,14 @@ public final class AccountSwitchService {
      * the transfer counter-account, and checks again under the rows' lock that nothing is owed or frozen. Returns the
      * ledger transaction, or null when the unified account held nothing.
      */
-    private Long moveToSpot(long uid, int attempt, List<Balance> unified) {
+    private Long moveToSpot(io.tas.store.Tx tx, long uid, int attempt, List<Balance> unified) {
         if (unified.isEmpty()) return null;
         SortedSet<BalanceKey> keys = new TreeSet<>();
         for (Balance b : unified) {
             keys.add(b.key());
             keys.add(new BalanceKey(uid, AccountType.spot, b.key().coin()));
         }
-        return ledger.submit(keys, rows -> {
+        return ledger.submit(tx, keys, rows -> {
             List<Balance> locked = keys.stream().filter(k -> k.account() == AccountType.unified).map(rows::get).toList();
             List<String> blockers = balanceBlockers(locked, true);
             if (!blockers.isEmpty()) throw new Blocked(blockers);

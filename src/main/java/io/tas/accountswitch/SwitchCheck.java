@@ -11,29 +11,29 @@ import io.tas.position.PositionService;
  */
 @FunctionalInterface
 public interface SwitchCheck {
-    /** Why uid cannot leave the unified account now, or null. */
-    String blocker(long uid);
+    /** Why uid cannot leave the unified account now, as the job's transaction sees it, or null. */
+    String blocker(io.tas.store.Tx tx, long uid);
 
     /** Open futures positions hold margin in the unified account, which a classic account does not have. */
     static SwitchCheck openPositions(PositionService positions) {
-        return uid -> {
-            int n = positions.open(uid).size();
+        return (tx, uid) -> {
+            int n = positions.open(tx.dsl(), uid).size();
             return n == 0 ? null : "the account holds " + n + " open futures position" + (n == 1 ? "" : "s");
         };
     }
 
     /** Working (pending or submitting) strategy orders are unified-account orders that a classic account cannot hold. */
     static SwitchCheck pendingOrders(io.tas.strategy.StrategyService strategies) {
-        return uid -> {
-            int n = strategies.pendingCount(uid);
+        return (tx, uid) -> {
+            int n = strategies.pendingCount(tx, uid);
             return n == 0 ? null : "the account has " + n + " pending strategy order" + (n == 1 ? "" : "s");
         };
     }
 
     /** Working Reality orders (§4.7) trade with the unified account's balance and hold part of it frozen. */
     static SwitchCheck workingRealityOrders(io.tas.reality.RealityService reality) {
-        return uid -> {
-            int n = reality.workingCount(uid);
+        return (tx, uid) -> {
+            int n = reality.workingCount(tx, uid);
             return n == 0 ? null : "the account has " + n + " working Reality order" + (n == 1 ? "" : "s");
         };
     }

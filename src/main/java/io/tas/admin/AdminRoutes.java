@@ -22,6 +22,7 @@ import static io.tas.admin.AdminHttp.longParam;
  * token. Same envelope as the public API. Prometheus metrics are served here too, without the token.
  */
 public final class AdminRoutes {
+    private final AdminSurface admin;
     private final Provisioning provisioning;
     private final ApiKeyService keys;
     private final AdminHttp http;
@@ -29,10 +30,11 @@ public final class AdminRoutes {
     private final SandboxControls sandbox;
 
     /** maxBodyBytes caps every admin body but seeds, which are operator files and capped by seedMaxBytes (D28). */
-    public AdminRoutes(Provisioning provisioning, ApiKeyService keys, String token, java.time.Clock clock, PrometheusMeterRegistry metrics,
-                       int maxBodyBytes, int seedMaxBytes, SandboxControls sandbox) {
-        this.provisioning = provisioning;
-        this.sandbox = sandbox;
+    public AdminRoutes(AdminSurface admin, ApiKeyService keys, String token, java.time.Clock clock, PrometheusMeterRegistry metrics,
+                       int maxBodyBytes, int seedMaxBytes) {
+        this.admin = admin;
+        this.provisioning = admin.provisioning();
+        this.sandbox = admin.sandbox();
         this.keys = keys;
         this.http = new AdminHttp(token, clock, maxBodyBytes, seedMaxBytes);
         this.metrics = metrics;
@@ -50,7 +52,7 @@ public final class AdminRoutes {
         r.get("/admin/v1/health", http.guarded(req -> Map.of("status", "up")));
         r.get("/admin/v1/state-hash", http.guarded(req -> provisioning.stateHash()));
         r.post("/admin/v1/reset", http.guarded(req -> { sandbox.reset(); return null; }));
-        r.post("/admin/v1/seed", http.guarded(req -> summary(provisioning.apply(http.readSeed(req)))));
+        r.post("/admin/v1/seed", http.guarded(req -> summary(admin.seeds().apply(http.readSeed(req)))));
         r.post("/admin/v1/accounts", http.guarded(req -> {
             SeedAccount a = http.read(req, SeedAccount.class);
             Long parent = req.query().first("parentUid").map(Long::parseLong).orElse(null);
@@ -74,16 +76,16 @@ public final class AdminRoutes {
             return null;
         }));
         r.post("/admin/v1/tickers", http.guarded(req -> provisioning.putTicker(http.read(req, SeedTicker.class)).symbol()));
-        new MoneyAdminRoutes(provisioning, http).register(r);
+        new MoneyAdminRoutes(admin.money(), admin.records(), http).register(r);
         new SandboxAdminRoutes(sandbox, http).register(r);
-        new RecordsAdminRoutes(provisioning, http).register(r);
+        new RecordsAdminRoutes(admin.records(), http).register(r);
         r.any((req, res) -> http.send(res, 400, ErrorCode.URL_NOT_FOUND.code(), ErrorCode.URL_NOT_FOUND.message()));
     }
 
     /** A seed's summary; a record, so its fields keep one order (Map.of's order changes from JVM to JVM). */
     record SeedSummary(int accounts, int tickers, List<KeyView> apiKeys) {}
 
-    private static SeedSummary summary(Provisioning.SeedResult r) {
+    private static SeedSummary summary(SeedApplier.SeedResult r) {
         return new SeedSummary(r.accounts().size(), r.tickers(), r.keys().stream().map(k -> view(k, true)).toList());
     }
 

@@ -20,11 +20,13 @@ import static io.tas.admin.AdminHttp.longParam;
 
 /** Admin routes of the money core: ledger operations and checks, instruments, loan terms, positions. */
 final class MoneyAdminRoutes {
-    private final Provisioning p;
+    private final MoneyAdmin p;
+    private final RecordsAdmin records;
     private final AdminHttp http;
 
-    MoneyAdminRoutes(Provisioning provisioning, AdminHttp http) {
-        this.p = provisioning;
+    MoneyAdminRoutes(MoneyAdmin money, RecordsAdmin records, AdminHttp http) {
+        this.p = money;
+        this.records = records;
         this.http = http;
     }
 
@@ -40,12 +42,12 @@ final class MoneyAdminRoutes {
         r.post("/admin/v1/positions/{id}/fill", http.guarded(req -> view(p.fill(longParam(req, "id"), http.read(req, FillSpec.class)))));
         r.post("/admin/v1/positions/{id}/close", http.guarded(req -> view(p.close(longParam(req, "id"), http.read(req, FillSpec.class)))));
         r.post("/admin/v1/records/history-positions", http.guarded(req ->
-                p.ingestHistoryPositions(http.read(req, io.tas.position.PositionHistory.Batch.class))));
+                records.ingestHistoryPositions(http.read(req, io.tas.position.PositionHistory.Batch.class))));
         // Issue 9 batch ingestion: {"uid": ..., "records": [...]}, up to 10,000 records, all or nothing. A feed's
         // batch may exceed the 1 MB cap of other admin bodies, so it has the seed cap (D28).
-        r.post("/admin/v1/records/fills", http.guarded(req -> p.ingestFills(http.readLarge(req, FillBatch.class))));
-        r.post("/admin/v1/records/withdrawals", http.guarded(req -> p.ingestWithdrawals(http.readLarge(req, WithdrawalBatch.class))));
-        r.post("/admin/v1/records/deposits", http.guarded(req -> p.ingestDeposits(http.readLarge(req, io.tas.spot.RecordInputs.DepositBatch.class))));
+        r.post("/admin/v1/records/fills", http.guarded(req -> records.ingestFills(http.readLarge(req, FillBatch.class))));
+        r.post("/admin/v1/records/withdrawals", http.guarded(req -> records.ingestWithdrawals(http.readLarge(req, WithdrawalBatch.class))));
+        r.post("/admin/v1/records/deposits", http.guarded(req -> records.ingestDeposits(http.readLarge(req, io.tas.spot.RecordInputs.DepositBatch.class))));
         r.get("/admin/v1/accounts/{uid}/positions", http.guarded(req -> p.positions(longParam(req, "uid")).stream().map(v -> {
             Map<String, Object> m = view(v.position());
             m.put("markPrice", Json.plain(v.markPrice()));

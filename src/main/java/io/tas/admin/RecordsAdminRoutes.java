@@ -18,11 +18,11 @@ import java.util.List;
  * invalid record is refused naming records[i].field, and nothing is stored.
  */
 final class RecordsAdminRoutes {
-    private final Provisioning p;
+    private final RecordsAdmin p;
     private final AdminHttp http;
 
-    RecordsAdminRoutes(Provisioning provisioning, AdminHttp http) {
-        this.p = provisioning;
+    RecordsAdminRoutes(RecordsAdmin records, AdminHttp http) {
+        this.p = records;
         this.http = http;
     }
 

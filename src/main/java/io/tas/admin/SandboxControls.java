@@ -97,12 +97,13 @@ public final class SandboxControls {
     }
 
     private void save(long offset) {
-        db.tx(dsl -> {
+        db.tx(tx -> {
+            org.jooq.DSLContext dsl = tx.dsl();
             if (dsl.update(SANDBOX_CLOCK).set(SANDBOX_CLOCK.OFFSET_MILLIS, org.jooq.impl.DSL.greatest(SANDBOX_CLOCK.OFFSET_MILLIS, org.jooq.impl.DSL.val(offset)))
                     .where(SANDBOX_CLOCK.ID.eq(1)).execute() == 0) {
                 dsl.insertInto(SANDBOX_CLOCK, SANDBOX_CLOCK.ID, SANDBOX_CLOCK.OFFSET_MILLIS).values(1, offset).execute();
             }
-            changes.publish(TOPIC + offset); // the other nodes move their clocks on commit
+            changes.publish(tx, TOPIC + offset); // the other nodes move their clocks on commit
             return null;
         });
     }

@@ -63,7 +63,7 @@ public final class ApiKeyService {
         this.cache = Caches.upkeepOnCaller().ticker(() -> clock.millis() * 1_000_000L)
                 .maximumSize(CACHE_MAX_KEYS).expireAfterAccess(CACHE_IDLE).build();
         changes.subscribe(this::onChange); // before the first load, so no change falls between the two
-        index.reload(() -> store.liveAccessKeys(db.dsl()));
+        index.reload(() -> db.read(store::liveAccessKeys));
     }
 
     private void onChange(String topic) {
@@ -83,7 +83,12 @@ public final class ApiKeyService {
     public record CreatedKey(ApiKey key, String secret) {}
 
     public CreatedKey create(NewApiKey cmd) {
-        if (accounts.find(cmd.uid()).isEmpty()) throw new ApiException(ErrorCode.PARAM_NOT_EXIST, cmd.uid());
+        return db.tx(tx -> create(tx, cmd));
+    }
+
+    /** Creates the key in the caller's transaction (a seed): this node knows it after the commit, the others on it. */
+    public CreatedKey create(io.tas.store.Tx tx, NewApiKey cmd) {
+        if (accounts.find(tx, cmd.uid()).isEmpty()) throw new ApiException(ErrorCode.PARAM_NOT_EXIST, cmd.uid());
         if (cmd.passphrase() == null || cmd.passphrase().isBlank()) throw new ApiException(ErrorCode.PARAM_EMPTY, "passphrase");
         if (cmd.permissions().contains(Permission.NONE)) throw new ApiException(ErrorCode.PARAM_ERROR, "permissions");
         String accessKey = cmd.accessKey() != null ? cmd.accessKey() : "bg_" + HexFormat.of().formatHex(randomBytes(16));
@@ -91,21 +96,17 @@ public final class ApiKeyService {
         String salt = PassphraseHash.newSalt();
         ApiKey key = new ApiKey(accessKey, cmd.uid(), cmd.label() == null ? "" : cmd.label(), cmd.permType(),
                 cmd.permissions(), cmd.ips(), clock.millis(), false);
-        db.tx(dsl -> {
-            if (store.find(dsl, accessKey).isPresent()) throw new ApiException(ErrorCode.PARAM_ERROR, "accessKey");
-            store.insert(dsl, new StoredKey(key, cipher.encrypt(secret), salt, PassphraseHash.hash(cmd.passphrase(), salt)));
-            changes.publish(CREATED + accessKey);
-            return null;
-        });
-        // Inside a seed this runs before the seed commits; if it rolls back, Provisioning reloads the index.
-        index.add(accessKey);
+        if (store.find(tx.dsl(), accessKey).isPresent()) throw new ApiException(ErrorCode.PARAM_ERROR, "accessKey");
+        store.insert(tx.dsl(), new StoredKey(key, cipher.encrypt(secret), salt, PassphraseHash.hash(cmd.passphrase(), salt)));
+        changes.publish(tx, CREATED + accessKey);
+        tx.afterCommit(() -> index.add(accessKey));
         return new CreatedKey(key, secret);
     }
 
     public boolean revoke(String accessKey) {
-        boolean done = db.tx(dsl -> {
-            boolean revoked = store.revoke(dsl, accessKey, clock.millis());
-            if (revoked) changes.publish(REVOKED + accessKey);
+        boolean done = db.tx(tx -> {
+            boolean revoked = store.revoke(tx.dsl(), accessKey, clock.millis());
+            if (revoked) changes.publish(tx, REVOKED + accessKey);
             return revoked;
         });
         if (done) index.remove(accessKey);
@@ -114,7 +115,7 @@ public final class ApiKeyService {
     }
 
     public List<ApiKey> list(long uid) {
-        return store.listByUid(db.dsl(), uid);
+        return db.read(dsl -> store.listByUid(dsl, uid));
     }
 
     /**
@@ -132,7 +133,7 @@ public final class ApiKeyService {
         ResolvedKey resolved = cache.asMap().compute(accessKey, (k, old) -> {
             if (old != null && old.fresh(now)) return old;
             storeLookups.increment();
-            Optional<StoredKey> stored = store.find(db.dsl(), k).filter(s -> !s.key().revoked());
+            Optional<StoredKey> stored = db.read(dsl -> store.find(dsl, k)).filter(s -> !s.key().revoked());
             if (stored.isEmpty()) return null;
             StoredKey s = stored.get();
             if (old != null && old.hash.equals(s.passphraseHash())) return old.refreshed(s.key(), now);
@@ -159,7 +160,7 @@ public final class ApiKeyService {
 
     private void reloadIndexQuietly() {
         try {
-            index.reload(() -> store.liveAccessKeys(db.dsl()));
+            index.reload(() -> db.read(store::liveAccessKeys));
         } catch (RuntimeException e) {
             log.warn("cannot load the API key index; every key costs a query until it loads: {}", e.getMessage());
         }

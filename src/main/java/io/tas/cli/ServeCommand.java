@@ -61,9 +61,9 @@ public final class ServeCommand implements Callable<Integer> {
         SeedFile seedFile = seed == null ? null : SeedFile.load(seed); // a bad file fails before the database opens
         // A sandbox runs on a clock the admin API can move forward (tas admin clock-advance); a service on the system's.
         Clock clock = config.sandbox() ? new io.tas.admin.SandboxClock() : Clock.systemUTC();
-        return App.start(config, clock, p -> {
-            if (reset) p.reset();
-            if (seedFile != null && p.isEmpty()) p.apply(seedFile);
+        return App.start(config, clock, admin -> {
+            if (reset) admin.sandbox().reset(); // only a sandbox resets (D142); call() refused --reset elsewhere
+            if (seedFile != null && admin.provisioning().isEmpty()) admin.seeds().apply(seedFile);
         });
     }
 

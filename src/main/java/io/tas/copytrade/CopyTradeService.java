@@ -24,20 +24,22 @@ public final class CopyTradeService {
 
     /**
      * Sets uid's summary (replacing any earlier one). Any account kind may have one (the row is open to both, D6).
-     * totalProfit may be negative; the allocated and pending shares may not. Joins the caller's transaction if any.
+     * totalProfit may be negative; the allocated and pending shares may not. In a transaction of its own or the caller's.
      */
     public ProfitSummary put(long uid, ProfitSummaryInput in) {
-        accounts.find(uid).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "uid"));
+        return db.tx(tx -> put(tx, uid, in));
+    }
+
+    /** As put, in the caller's transaction (a seed). */
+    public ProfitSummary put(io.tas.store.Tx tx, long uid, ProfitSummaryInput in) {
+        accounts.find(tx, uid).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "uid"));
         BigDecimal total = Ledger.checkAmount("totalProfit", in.totalProfit());
         BigDecimal allocated = Ledger.checkAmount("totalAllocatedProfit", in.totalAllocatedProfit());
         BigDecimal pending = Ledger.checkAmount("totalPendingProfit", in.totalPendingProfit());
         if (allocated.signum() < 0) throw new ApiException(ErrorCode.PARAM_ERROR, "totalAllocatedProfit");
         if (pending.signum() < 0) throw new ApiException(ErrorCode.PARAM_ERROR, "totalPendingProfit");
         ProfitSummary s = new ProfitSummary(uid, total, allocated, pending, clock.millis());
-        db.tx(dsl -> {
-            store.put(dsl, s);
-            return null;
-        });
+        store.put(tx.dsl(), s);
         return s;
     }
 

@@ -60,7 +60,6 @@ public final class Jobs implements AutoCloseable {
     private final JobsConfig config;
     private final String nodeName;
     private final JdbcCustomization jdbc;
-    private final SchedulerClient inTransaction;
     private final List<Task<?>> tasks = new CopyOnWriteArrayList<>();
     private final Map<String, AtomicLong> executions = new ConcurrentHashMap<>();
     private volatile Scheduler scheduler;
@@ -73,7 +72,6 @@ public final class Jobs implements AutoCloseable {
         this.config = config;
         this.nodeName = NODE_NAME + nodeId;
         this.jdbc = new AutodetectJdbcCustomization(db.jobConnections());
-        this.inTransaction = SchedulerClient.Builder.create(new CurrentTransaction(db)).jdbcCustomization(jdbc).build();
     }
 
     /**
@@ -106,10 +104,10 @@ public final class Jobs implements AutoCloseable {
         scheduler.start();
     }
 
-    /** Schedules a job in the calling thread's transaction (Database.tx): it commits or rolls back with the caller's work. */
-    public void scheduleInTransaction(String task, String instance, Instant at) {
-        if (!db.inTransaction()) throw new IllegalStateException("a job is scheduled inside the transaction that asks for it");
-        inTransaction.schedule(new TaskInstance<Void>(task, instance), at);
+    /** Schedules a job in the caller's transaction: it commits or rolls back with the caller's work. */
+    public void scheduleInTransaction(io.tas.store.Tx tx, String task, String instance, Instant at) {
+        SchedulerClient.Builder.create(new TransactionSource(tx)).jdbcCustomization(jdbc).build()
+                .schedule(new TaskInstance<Void>(task, instance), at);
     }
 
     /** What run-due found: jobs due at the call, and how many of them were still there when it stopped waiting. */
@@ -149,11 +147,11 @@ public final class Jobs implements AutoCloseable {
      * one has not started polling yet. Returns how many were released.
      */
     int releaseJobsOfGoneNodes(boolean includingOwnName) {
-        Set<String> live = new HashSet<>(db.dsl().select(NODE_LEASE.NODE_ID).from(NODE_LEASE)
+        Set<String> live = new HashSet<>(db.autoCommit().select(NODE_LEASE.NODE_ID).from(NODE_LEASE)
                 .where(NODE_LEASE.EXPIRES_TIME.gt(System.currentTimeMillis())).fetch(r -> NODE_NAME + r.value1()));
         if (includingOwnName) live.remove(nodeName);
         else live.add(nodeName);
-        int released = db.dsl().update(SCHEDULED_TASKS).set(SCHEDULED_TASKS.PICKED, false).setNull(SCHEDULED_TASKS.PICKED_BY)
+        int released = db.autoCommit().update(SCHEDULED_TASKS).set(SCHEDULED_TASKS.PICKED, false).setNull(SCHEDULED_TASKS.PICKED_BY)
                 .setNull(SCHEDULED_TASKS.LAST_HEARTBEAT).set(SCHEDULED_TASKS.VERSION, SCHEDULED_TASKS.VERSION.plus(1))
                 .where(SCHEDULED_TASKS.PICKED.isTrue(), SCHEDULED_TASKS.PICKED_BY.notIn(live)).execute();
         if (released > 0) log.warn("released {} job(s) picked by a node that is gone; they run again", released);
@@ -163,7 +161,7 @@ public final class Jobs implements AutoCloseable {
     private int countDue(Instant now) {
         List<String> names = tasks.stream().map(Task::getName).toList();
         if (names.isEmpty()) return 0;
-        return db.dsl().fetchCount(SCHEDULED_TASKS, SCHEDULED_TASKS.TASK_NAME.in(names)
+        return db.autoCommit().fetchCount(SCHEDULED_TASKS, SCHEDULED_TASKS.TASK_NAME.in(names)
                 .and(SCHEDULED_TASKS.EXECUTION_TIME.le(OffsetDateTime.ofInstant(now, ZoneOffset.UTC))));
     }
 
@@ -181,14 +179,13 @@ public final class Jobs implements AutoCloseable {
     }
 
     /**
-     * The calling thread's transaction as a DataSource, so that db-scheduler's insert joins it. db-scheduler leaves a
-     * connection with auto-commit off to its owner (it neither commits nor rolls back), and closing it here does nothing.
+     * A transaction as a DataSource, so that db-scheduler's insert joins it. db-scheduler leaves a connection with
+     * auto-commit off to its owner (it neither commits nor rolls back), and closing it here does nothing.
      */
-    private record CurrentTransaction(Database db) implements DataSource {
+    private record TransactionSource(io.tas.store.Tx transaction) implements DataSource {
         @Override
         public Connection getConnection() throws SQLException {
-            if (!db.inTransaction()) throw new SQLException("no transaction on this thread");
-            Connection tx = db.dsl().configuration().connectionProvider().acquire();
+            Connection tx = transaction.dsl().configuration().connectionProvider().acquire();
             return (Connection) Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class}, (p, m, args) -> {
                 if (m.getName().equals("close")) return null;
                 try {

@@ -5,6 +5,8 @@ import io.tas.error.ErrorCode;
 import io.tas.ledger.LedgerTypes.*;
 import io.tas.store.Database;
 import io.tas.store.IdGenerator;
+import io.tas.store.Tx;
+import org.jooq.DSLContext;
 import org.jooq.TableRecord;
 import org.jooq.exception.IntegrityConstraintViolationException;
 
@@ -126,15 +128,20 @@ public final class Ledger implements AutoCloseable {
     }
 
     /**
-     * Runs one money change: locks the keys (creating missing rows), lets `change` read them and post, and
-     * commits. Inside a caller's transaction it runs there; otherwise it joins a group commit and returns
-     * after its commit. `change` may run more than once (a failed batch is retried change by change), so it
-     * must not have effects outside the ledger. An ApiException from it rejects the change, which then
-     * changes nothing.
+     * Runs one money change in a transaction of its own: locks the keys (creating missing rows), lets `change` read
+     * them and post, and returns after the commit, which it shares with concurrent changes (group commit). `change` may
+     * run more than once (a failed batch is retried change by change), so it must not have effects outside the ledger.
+     * An ApiException from it rejects the change, which then changes nothing. A caller in a transaction passes it
+     * (submit(Tx, ...)): a group commit would wait for the locks that caller holds.
      */
     public <T> T submit(Collection<BalanceKey> keys, Function<Locked, T> change) {
-        Change<T> c = new Change<>(keys, change);
-        return db.inTransaction() ? runAlone(c).valueOrThrow() : groupCommit.submit(c);
+        db.requireNoConnection("a group-committed ledger change");
+        return groupCommit.submit(new Change<>(keys, change));
+    }
+
+    /** As submit, inside the caller's transaction: it commits (or rolls back) with the caller's work. */
+    public <T> T submit(Tx tx, Collection<BalanceKey> keys, Function<Locked, T> change) {
+        return runAlone(tx.dsl(), new Change<>(keys, change)).valueOrThrow();
     }
 
     /** The changes as one group-commit batch, on this thread, with the group commit's isolation (for tests). */
@@ -142,19 +149,19 @@ public final class Ledger implements AutoCloseable {
         return groupCommit.writeNow(changes);
     }
 
-    /** Runs one change in the current transaction (call inside Database.tx). */
+    /** Runs one change in the given transaction. */
     @SuppressWarnings("unchecked")
-    <T> Outcome<T> runAlone(Change<T> c) {
-        return (Outcome<T>) runAndWrite(List.of(c), false).getFirst();
+    <T> Outcome<T> runAlone(DSLContext dsl, Change<T> c) {
+        return (Outcome<T>) runAndWrite(dsl, List.of(c), false).getFirst();
     }
 
     /** Runs the changes in one database transaction of their own; their outcomes, in order, after the commit. */
     List<Outcome<?>> runTogether(List<Change<?>> changes) {
-        return db.writerTx(dsl -> runAndWrite(changes, true));
+        return db.writerTx(tx -> runAndWrite(tx.dsl(), changes, true));
     }
 
-    private List<Outcome<?>> runAndWrite(List<? extends Change<?>> changes, boolean ownTransaction) {
-        Batch batch = new Batch(changes, ownTransaction);
+    private List<Outcome<?>> runAndWrite(DSLContext dsl, List<? extends Change<?>> changes, boolean ownTransaction) {
+        Batch batch = new Batch(dsl, changes, ownTransaction);
         List<Outcome<?>> outcomes = batch.run();
         batch.write();
         return outcomes;
@@ -163,6 +170,11 @@ public final class Ledger implements AutoCloseable {
     /** One ledger transaction for the movements, committed before it returns. */
     public long post(String kind, String ref, long uid, List<Movement> movements) {
         return submit(touched(movements), rows -> rows.post(kind, ref, uid, movements));
+    }
+
+    /** One ledger transaction for the movements, in the caller's transaction. */
+    public long post(Tx tx, String kind, String ref, long uid, List<Movement> movements) {
+        return submit(tx, touched(movements), rows -> rows.post(kind, ref, uid, movements));
     }
 
     /** A submitted change: the rows it needs and what it does with them. */
@@ -184,6 +196,7 @@ public final class Ledger implements AutoCloseable {
      * accepted ones did.
      */
     final class Batch {
+        private final DSLContext dsl;
         private final List<? extends Change<?>> changes;
         private final Set<BalanceKey> changed = new TreeSet<>();
         private final List<Staged> writes = new ArrayList<>();
@@ -192,7 +205,8 @@ public final class Ledger implements AutoCloseable {
         /** Whether the batch's lock is the first statement of its transaction (a group commit's own transaction). */
         private final boolean ownTransaction;
 
-        Batch(List<? extends Change<?>> changes, boolean ownTransaction) {
+        Batch(DSLContext dsl, List<? extends Change<?>> changes, boolean ownTransaction) {
+            this.dsl = dsl;
             this.changes = changes;
             this.ownTransaction = ownTransaction;
         }
@@ -203,9 +217,9 @@ public final class Ledger implements AutoCloseable {
             // Lock order as everywhere: accounts, then balance rows (D35, D141).
             SortedSet<Long> uids = new TreeSet<>();
             all.forEach(k -> uids.add(k.uid()));
-            Runnable lockAccounts = () -> kinds.putAll(store.lockAccounts(db.dsl(), uids));
+            Runnable lockAccounts = () -> kinds.putAll(store.lockAccounts(dsl, uids));
             lockAccounts.run();
-            store.lock(db.dsl(), all, ownTransaction, lockAccounts).forEach(b -> rows.put(b.key(), b));
+            store.lock(dsl, all, ownTransaction, lockAccounts).forEach(b -> rows.put(b.key(), b));
             List<Outcome<?>> outcomes = new ArrayList<>(changes.size());
             for (Change<?> c : changes) outcomes.add(runOne(c));
             return outcomes;
@@ -226,7 +240,7 @@ public final class Ledger implements AutoCloseable {
 
         void write() {
             List<Balance> after = changed.stream().map(rows::get).toList();
-            store.write(db.dsl(), writes, after);
+            store.write(dsl, writes, after);
         }
     }
 
@@ -245,21 +259,39 @@ public final class Ledger implements AutoCloseable {
     /** As postOnce, with a check of the locked rows (say, Locked.unified) that may refuse the posting first. */
     public Posted postOnce(String kind, String ref, long uid, List<Movement> movements, java.util.function.Consumer<Locked> check) {
         checkRef(ref);
-        Optional<Long> earlier = store.txByRef(db.dsl(), kind, ref);
-        if (earlier.isPresent()) return repeat(earlier.get(), ref, uid, movements);
+        Optional<Long> earlier = db.read(dsl -> store.txByRef(dsl, kind, ref));
+        if (earlier.isPresent()) return db.read(dsl -> repeat(dsl, earlier.get(), ref, uid, movements));
         try {
             return new Posted(submit(touched(movements), rows -> {
                 check.accept(rows);
                 return rows.post(kind, ref, uid, movements);
             }), false);
         } catch (IntegrityConstraintViolationException e) {
-            long winner = store.txByRef(db.dsl(), kind, ref).orElseThrow(() -> e);
-            return repeat(winner, ref, uid, movements);
+            return db.read(dsl -> repeat(dsl, store.txByRef(dsl, kind, ref).orElseThrow(() -> e), ref, uid, movements));
         }
     }
 
-    private Posted repeat(long txId, String ref, long uid, List<Movement> movements) {
-        if (!store.journalOf(db.dsl(), txId).equals(LedgerStore.fingerprint(uid, movements))) {
+    /** As postOnce, in the caller's transaction (a seed). */
+    public Posted postOnce(Tx tx, String kind, String ref, long uid, List<Movement> movements) {
+        return postOnce(tx, kind, ref, uid, movements, rows -> {});
+    }
+
+    /**
+     * As postOnce, in the caller's transaction (a seed): a repeat is found by the ref as that transaction sees it; a
+     * race with another first call fails the caller's transaction on the unique ref instead of answering a repeat.
+     */
+    public Posted postOnce(Tx tx, String kind, String ref, long uid, List<Movement> movements, java.util.function.Consumer<Locked> check) {
+        checkRef(ref);
+        Optional<Long> earlier = store.txByRef(tx.dsl(), kind, ref);
+        if (earlier.isPresent()) return repeat(tx.dsl(), earlier.get(), ref, uid, movements);
+        return new Posted(submit(tx, touched(movements), rows -> {
+            check.accept(rows);
+            return rows.post(kind, ref, uid, movements);
+        }), false);
+    }
+
+    private Posted repeat(DSLContext dsl, long txId, String ref, long uid, List<Movement> movements) {
+        if (!store.journalOf(dsl, txId).equals(LedgerStore.fingerprint(uid, movements))) {
             throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "ref " + ref + " was already used with different parameters");
         }
         return new Posted(txId, true);
@@ -293,7 +325,15 @@ public final class Ledger implements AutoCloseable {
      * outlive a rejected change), so it is not listed.
      */
     public List<Balance> balances(long uid) {
-        return store.balances(db.dsl(), uid).stream()
+        return db.read(dsl -> balances(dsl, uid));
+    }
+
+    /** The account's balances as the caller's transaction sees them. */
+    public List<Balance> balances(Tx tx, long uid) { return balances(tx.dsl(), uid); }
+
+    /** On a connection the caller holds (a read session of several statements). */
+    public List<Balance> balances(DSLContext dsl, long uid) {
+        return store.balances(dsl, uid).stream()
                 .filter(b -> b.available().signum() != 0 || b.frozen().signum() != 0 || b.debt().signum() != 0).toList();
     }
 
@@ -305,7 +345,7 @@ public final class Ledger implements AutoCloseable {
     public record Check(boolean ok, List<String> balanceMismatches, List<String> unbalancedTransactions, List<String> negativeBalances) {}
 
     public Check check() {
-        var dsl = db.dsl();
+        var dsl = db.autoCommit();
         List<String> mismatches = store.balanceMismatches(dsl);
         List<String> unbalanced = store.unbalancedTransactions(dsl);
         List<String> negative = store.negativeBalances(dsl);

@@ -8,6 +8,7 @@ import io.tas.ledger.LedgerTypes.Balance;
 import io.tas.ledger.LedgerTypes.BalanceKey;
 import io.tas.ledger.LedgerTypes.Counter;
 import io.tas.ledger.LedgerTypes.Field;
+import io.tas.ledger.LedgerTypes.Movement;
 import io.tas.market.PriceService;
 import io.tas.store.Database;
 import org.jooq.DSLContext;
@@ -48,12 +49,19 @@ public final class LoanService {
     public void putTerms(LoanTerms t) {
         if (t.coin() == null || t.interestFreeAmount() == null || t.hourlyRate() == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "coin,interestFreeAmount,hourlyRate");
         if (t.interestFreeAmount().signum() < 0 || t.hourlyRate().signum() < 0) throw new ApiException(ErrorCode.PARAM_ERROR, "hourlyRate");
-        db.tx(dsl -> {
+        db.tx(tx -> { putTerms(tx, t); return null; });
+    }
+
+    /** As putTerms, in the caller's transaction (a seed). */
+    public void putTerms(io.tas.store.Tx tx, LoanTerms t) {
+        if (t.coin() == null || t.interestFreeAmount() == null || t.hourlyRate() == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "coin,interestFreeAmount,hourlyRate");
+        if (t.interestFreeAmount().signum() < 0 || t.hourlyRate().signum() < 0) throw new ApiException(ErrorCode.PARAM_ERROR, "hourlyRate");
+        DSLContext dsl = tx.dsl();
+        {
             dsl.deleteFrom(LOAN_COIN).where(LOAN_COIN.COIN.eq(t.coin())).execute();
             dsl.insertInto(LOAN_COIN).set(LOAN_COIN.COIN, t.coin()).set(LOAN_COIN.INTEREST_FREE_AMOUNT, t.interestFreeAmount())
                     .set(LOAN_COIN.HOURLY_RATE, t.hourlyRate()).execute();
-            return null;
-        });
+        }
     }
 
     /**
@@ -61,14 +69,23 @@ public final class LoanService {
      * repays share one kind ("loan"), so one ref cannot name a borrow and then a repay (D34).
      */
     public Ledger.Posted borrow(long uid, String coin, BigDecimal amount, String ref) {
+        return ledger.postOnce("loan", ref, uid, borrowing(uid, coin, amount), rows -> unifiedOnly(rows, uid));
+    }
+
+    /** As borrow, in the caller's transaction (a seed's debts). */
+    public Ledger.Posted borrow(io.tas.store.Tx tx, long uid, String coin, BigDecimal amount, String ref) {
+        return ledger.postOnce(tx, "loan", ref, uid, borrowing(uid, coin, amount), rows -> unifiedOnly(rows, uid));
+    }
+
+    private static List<Movement> borrowing(long uid, String coin, BigDecimal amount) {
         if (amount == null || amount.signum() == 0) throw new ApiException(ErrorCode.PARAM_ERROR, "amount");
         BalanceKey key = new BalanceKey(uid, AccountType.unified, coin);
-        return ledger.postOnce("loan", ref, uid, List.of(
-                move(key, Field.available, amount, Counter.loan),
-                move(key, Field.debt, amount, Counter.loan)), rows -> {
-            // D57/D117, decided under the account's lock (D141): a switch that just ended made the account classic.
-            if (!rows.unified(uid)) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "uid " + uid + " is a classic account, which cannot borrow");
-        });
+        return List.of(move(key, Field.available, amount, Counter.loan), move(key, Field.debt, amount, Counter.loan));
+    }
+
+    /** D57/D117, decided under the account's lock (D141): a switch that just ended made the account classic. */
+    private static void unifiedOnly(Ledger.Locked rows, long uid) {
+        if (!rows.unified(uid)) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "uid " + uid + " is a classic account, which cannot borrow");
     }
 
     /** One debt coin of §2.12. */
@@ -78,15 +95,15 @@ public final class LoanService {
 
     /** One connection for the balances and every debt coin's terms. */
     public LoanData loanData(long uid) {
-        return db.read(dsl -> loanDataOnOneConnection(uid));
+        return db.read(dsl -> loanDataOnOneConnection(dsl, uid));
     }
 
-    private LoanData loanDataOnOneConnection(long uid) {
+    private LoanData loanDataOnOneConnection(DSLContext dsl, long uid) {
         List<Debt> debts = new ArrayList<>();
         BigDecimal total = BigDecimal.ZERO;
-        for (Balance b : ledger.balances(uid)) {
+        for (Balance b : ledger.balances(dsl, uid)) {
             if (b.key().account() != AccountType.unified || b.debt().signum() == 0) continue;
-            LoanTerms terms = terms(db.dsl(), b.key().coin()).orElse(new LoanTerms(b.key().coin(), BigDecimal.ZERO, BigDecimal.ZERO));
+            LoanTerms terms = terms(dsl, b.key().coin()).orElse(new LoanTerms(b.key().coin(), BigDecimal.ZERO, BigDecimal.ZERO));
             debts.add(new Debt(b.key().coin(), b.debt(), terms.interestFreeAmount(), terms.hourlyRate().multiply(HOURS_PER_YEAR)));
             total = total.add(b.debt().multiply(prices.requireUsdtPrice(b.key().coin())));
         }

@@ -5,6 +5,7 @@ import io.tas.error.ApiException;
 import io.tas.error.ErrorCode;
 import io.tas.store.ChangeFeed;
 import io.tas.store.Database;
+import io.tas.store.Tx;
 
 import java.util.*;
 import java.util.concurrent.atomic.AtomicLong;
@@ -25,25 +26,61 @@ public final class MarketService {
 
     private record Snapshot(long version, Map<Category, NavigableMap<String, Ticker>> tickers, Map<String, Instrument> instruments) {}
 
+    /** Told of every ticker this node committed on its own (not a seed's: a seed provisions, it does not trade). */
+    private final List<java.util.function.Consumer<Ticker>> tickerListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     public MarketService(Database db, ChangeFeed changes) {
         this.db = db;
         this.changes = changes;
         changes.subscribe(key -> { if (key.equals(TOPIC) || key.equals(ChangeFeed.EVERYTHING)) invalidate(); });
     }
 
+    /** Registers work that follows a committed ticker update (Reality matching, issue 10); register before serving. */
+    public void onTicker(java.util.function.Consumer<Ticker> listener) { tickerListeners.add(listener); }
+
+    /**
+     * Stores a ticker in a transaction of its own; after the commit the snapshot is dropped and every ticker listener
+     * runs (a price move fills the orders it crosses). A listener's failure never fails the update (D83).
+     */
     public void putTicker(Ticker t) {
+        db.tx(tx -> {
+            putTicker(tx, t);
+            tx.afterCommit(() -> tickerListeners.forEach(l -> l.accept(t)));
+            return null;
+        });
+    }
+
+    /** Stores a ticker in the caller's transaction (a seed): nothing follows it but the snapshot's drop. */
+    public void putTicker(Tx tx, Ticker t) {
         if (t.category() == Category.MARGIN) throw new ApiException(ErrorCode.PARAM_ERROR, "category");
-        db.tx(dsl -> { store.upsert(dsl, t); changes.publish(TOPIC); return null; });
-        invalidate();
+        store.upsert(tx.dsl(), t);
+        changes.publish(tx, TOPIC);
+        invalidateAround(tx);
     }
 
     public void putInstrument(Instrument i) {
+        db.tx(tx -> { putInstrument(tx, i); return null; });
+    }
+
+    public void putInstrument(Tx tx, Instrument i) {
         if (i.category().isFutures() && (i.marginCoin() == null || i.maxLeverage() == null || i.maxLeverage().signum() <= 0)) {
             throw new ApiException(ErrorCode.PARAM_EMPTY, "marginCoin,maxLeverage");
         }
-        db.tx(dsl -> { instruments.upsert(dsl, i); changes.publish(TOPIC); return null; });
-        invalidate();
+        instruments.upsert(tx.dsl(), i);
+        changes.publish(tx, TOPIC);
+        invalidateAround(tx);
     }
+
+    /**
+     * Drops the snapshot now, so the rest of the transaction (a seed opening positions on the instrument it defines)
+     * reads its own writes (Database.cacheRead), and again after the commit, so nobody keeps a snapshot loaded before it.
+     */
+    private void invalidateAround(Tx tx) {
+        invalidate();
+        tx.afterCommit(this::invalidate);
+    }
+
+
 
     /** One ticker, if provisioned. */
     public Optional<Ticker> ticker(Category category, String symbol) {
@@ -107,11 +144,13 @@ public final class MarketService {
         Snapshot s = snapshot;
         if (s != null) return s;
         long v = version.get();
-        var dsl = db.dsl();
         Map<Category, NavigableMap<String, Ticker>> tickers = new EnumMap<>(Category.class);
-        for (Ticker t : store.all(dsl)) tickers.computeIfAbsent(t.category(), c -> new TreeMap<>()).put(t.symbol(), t);
         Map<String, Instrument> insts = new HashMap<>();
-        for (Instrument i : instruments.all(dsl)) insts.put(i.category().wire() + " " + i.symbol(), i);
+        db.cacheRead(dsl -> {
+            for (Ticker t : store.all(dsl)) tickers.computeIfAbsent(t.category(), c -> new TreeMap<>()).put(t.symbol(), t);
+            for (Instrument i : instruments.all(dsl)) insts.put(i.category().wire() + " " + i.symbol(), i);
+            return null;
+        });
         Snapshot loaded = new Snapshot(v, tickers, insts);
         // Install only if nothing changed while loading; otherwise the next read loads again.
         if (version.get() == v) snapshot = loaded;

@@ -74,7 +74,7 @@ public final class LeverageService {
         try {
             accounts.change(new SettingsChange.SetContractLeverage(r.uid(), r.category(), r.symbol(), now -> resolve(r, inst, now, true), false));
         } catch (SettingsChange.ContractHasPositions e) {
-            accounts.changeTogether(r.uid(), () -> moveOpenPositions(r, inst));
+            accounts.changeTogether(r.uid(), tx -> moveOpenPositions(tx, r, inst));
         }
     }
 
@@ -83,9 +83,9 @@ public final class LeverageService {
         Instrument inst = market.instrument(m.category(), m.symbol());
         if (!m.category().isFutures()) throw new ApiException(ErrorCode.PARAM_ERROR, "category");
         if (Ledger.checkAmount("amount", m.amount()).signum() <= 0) throw new ApiException(ErrorCode.PARAM_ERROR, "amount");
-        db.tx(dsl -> {
-            accounts.lock(m.uid());
-            Position p = store.lockOpen(dsl, m.uid(), m.category(), m.symbol()).stream().filter(x -> x.holdSide() == m.posSide())
+        db.tx(tx -> {
+            accounts.lock(tx, m.uid());
+            Position p = store.lockOpen(tx.dsl(), m.uid(), m.category(), m.symbol()).stream().filter(x -> x.holdSide() == m.posSide())
                     .findFirst().orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "position"));
             if (p.marginMode() != MarginMode.isolated) {
                 throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "margin can only be adjusted on an isolated position");
@@ -98,9 +98,9 @@ public final class LeverageService {
             }
             BigDecimal signed = m.add() ? m.amount() : m.amount().negate();
             BalanceKey key = new BalanceKey(m.uid(), AccountType.unified, p.marginCoin());
-            ledger.submit(List.of(key), rows -> rows.post(m.add() ? "margin_add" : "margin_remove", null, m.uid(), List.of(
+            ledger.submit(tx, List.of(key), rows -> rows.post(m.add() ? "margin_add" : "margin_remove", null, m.uid(), List.of(
                     move(key, Field.available, signed.negate(), Counter.margin), move(key, Field.frozen, signed, Counter.margin))));
-            store.update(dsl, p.withMargin(p.leverage(), p.marginSize().add(signed), clock.millis()));
+            store.update(tx.dsl(), p.withMargin(p.leverage(), p.marginSize().add(signed), clock.millis()));
             return null;
         });
     }
@@ -223,13 +223,13 @@ public final class LeverageService {
      * otherwise); less must leave each position above its maintenance margin. The margin mode cannot change under an
      * open position.
      */
-    private SettingsChange moveOpenPositions(LeverageRequest r, Instrument inst) {
+    private SettingsChange moveOpenPositions(io.tas.store.Tx tx, LeverageRequest r, Instrument inst) {
         long uid = r.uid();
-        SymbolConfig target = resolve(r, inst, accounts.settingsInTransaction(uid).symbolConfig(r.category(), r.symbol()), true);
+        SymbolConfig target = resolve(r, inst, accounts.settingsInTransaction(tx, uid).symbolConfig(r.category(), r.symbol()), true);
         List<Position> moved = new ArrayList<>();
         BigDecimal delta = BigDecimal.ZERO;
         long now = clock.millis();
-        for (Position p : store.lockOpen(db.dsl(), uid, r.category(), r.symbol())) {
+        for (Position p : store.lockOpen(tx.dsl(), uid, r.category(), r.symbol())) {
             if (p.marginMode() != target.marginMode()) {
                 throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "marginMode cannot change while a position is open");
             }
@@ -247,10 +247,10 @@ public final class LeverageService {
         if (delta.signum() != 0) {
             BalanceKey key = new BalanceKey(uid, AccountType.unified, inst.marginCoin());
             BigDecimal d = delta;
-            ledger.submit(List.of(key), rows -> rows.post("leverage_change", null, uid, List.of(
+            ledger.submit(tx, List.of(key), rows -> rows.post("leverage_change", null, uid, List.of(
                     move(key, Field.available, d.negate(), Counter.margin), move(key, Field.frozen, d, Counter.margin))));
         }
-        moved.forEach(p -> store.update(db.dsl(), p));
+        moved.forEach(p -> store.update(tx.dsl(), p));
         return new SettingsChange.SetContractLeverage(uid, r.category(), r.symbol(), ignored -> target, true);
     }
 

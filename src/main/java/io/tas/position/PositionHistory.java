@@ -76,6 +76,16 @@ public final class PositionHistory {
      * nothing of the batch is stored. Valid batches go in as one prepared batch insert in one transaction.
      */
     public Ingested ingest(List<HistoryRecord> records) {
+        List<Position> rows = checked(records);
+        return db.tx(tx -> store(tx, rows));
+    }
+
+    /** As ingest, in the caller's transaction (a seed). */
+    public Ingested ingest(io.tas.store.Tx tx, List<HistoryRecord> records) {
+        return store(tx, checked(records));
+    }
+
+    private List<Position> checked(List<HistoryRecord> records) {
         if (records == null || records.isEmpty()) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "records is empty");
         long now = clock.millis();
         List<Position> rows = new ArrayList<>(records.size());
@@ -87,7 +97,14 @@ public final class PositionHistory {
             }
             rows.add(p);
         }
-        return db.tx(dsl -> {
+        return rows;
+    }
+
+    private Ingested store(io.tas.store.Tx tx, List<Position> rows) {
+        org.jooq.DSLContext dsl = tx.dsl();
+        Set<Long> given = new HashSet<>();
+        for (Position p : rows) if (p.id() != 0) given.add(p.id());
+        {
             if (!given.isEmpty()) {
                 Set<Long> taken = store.existingIds(dsl, given);
                 for (int i = 0; i < rows.size(); i++) {
@@ -101,7 +118,7 @@ public final class PositionHistory {
             // A concurrent batch may store one of the given ids between the check above and this insert.
             Database.insertUnique(() -> store.insertAll(dsl, stored), "records: a given positionId already exists");
             return new Ingested(stored.size(), stored.stream().map(p -> Long.toString(p.id())).toList());
-        });
+        }
     }
 
     private Position check(HistoryRecord r, String at, long now) {

@@ -20,6 +20,7 @@ import io.tas.position.Position.HoldSide;
 import io.tas.position.Position.Status;
 import io.tas.store.Database;
 import io.tas.store.IdGenerator;
+import io.tas.store.Tx;
 
 import java.math.BigDecimal;
 import java.time.Clock;
@@ -65,23 +66,38 @@ public final class PositionService {
     }
 
     public Position open(Open c) {
+        check(c);
+        return db.tx(tx -> open(tx, c));
+    }
+
+    /** Opens in the caller's transaction (a seed's positions). */
+    public Position open(Tx tx, Open c) {
+        check(c);
+        return openChecked(tx, c);
+    }
+
+    private void check(Open c) {
         if (!c.category().isFutures()) throw new ApiException(ErrorCode.PARAM_ERROR, "category");
         positive(c.size(), "size");
         positive(c.price(), "price");
         notNegative(c.fee(), "fee");
         Instrument.checkLeverage("leverage", c.leverage());
-        if (accounts.find(c.uid()).isEmpty()) throw new ApiException(ErrorCode.PARAM_NOT_EXIST, c.uid());
-        return db.tx(dsl -> {
+    }
+
+    private Position openChecked(Tx tx, Open c) {
+        if (accounts.find(tx, c.uid()).isEmpty()) throw new ApiException(ErrorCode.PARAM_NOT_EXIST, c.uid());
+        org.jooq.DSLContext dsl = tx.dsl();
+        {
             // Under the account's lock, so two concurrent opens of one side cannot both find none, and the hold mode
             // read here is the one a set-hold-mode (which takes the same lock) leaves at the commit.
-            accounts.lock(c.uid());
+            accounts.lock(tx, c.uid());
             // A repeat is answered before the checks that depend on state (the instrument's maximum leverage may
             // have changed since): it asks for nothing new.
             var earlier = PositionRefs.earlier(dsl, c.ref(), c.request());
             if (earlier.isPresent()) return store.lock(dsl, earlier.get()).orElseThrow();
             Instrument inst = market.instrument(c.category(), c.symbol());
             if (c.leverage().compareTo(inst.maxLeverage()) > 0) throw new ApiException(ErrorCode.PARAM_ERROR, "leverage");
-            HoldMode mode = accounts.settingsInTransaction(c.uid()).holdMode();
+            HoldMode mode = accounts.settingsInTransaction(tx, c.uid()).holdMode();
             if (store.findOpen(dsl, c.uid(), c.category(), c.symbol(), c.holdSide()).isPresent()) {
                 throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "position already open; add to it instead");
             }
@@ -92,19 +108,24 @@ public final class PositionService {
                     BigDecimal.ZERO, c.fee().negate(), BigDecimal.ZERO, c.size(), BigDecimal.ZERO, BigDecimal.ZERO,
                     "off", Status.open, now, now);
             BalanceKey key = new BalanceKey(c.uid(), AccountType.unified, inst.marginCoin());
-            ledger.submit(List.of(key), rows -> rows.post("position_open", null, c.uid(), openMovements(key, margin, c.fee())));
+            ledger.submit(tx, List.of(key), rows -> rows.post("position_open", null, c.uid(), openMovements(key, margin, c.fee())));
             store.insert(dsl, p);
             PositionRefs.record(dsl, c.ref(), p.id(), c.request(), now);
             return p;
-        });
+        }
     }
 
     public Position fill(Fill f) {
         if (Ledger.checkAmount("size", f.size()).signum() == 0) throw new ApiException(ErrorCode.PARAM_ERROR, "size");
         positive(f.price(), "price");
         notNegative(f.fee(), "fee");
-        return db.tx(dsl -> {
-            lockOwner(dsl, f.positionId());
+        return db.tx(tx -> fill(tx, f));
+    }
+
+    private Position fill(Tx tx, Fill f) {
+        org.jooq.DSLContext dsl = tx.dsl();
+        {
+            lockOwner(tx, f.positionId());
             Position p = store.lock(dsl, f.positionId()).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "positionId"));
             // A repeat answers the position as it is now, even if the fill it repeats closed it.
             if (PositionRefs.earlier(dsl, f.ref(), f.request()).isPresent()) return p;
@@ -119,7 +140,7 @@ public final class PositionService {
                 // Sizes are in the base coin for both kinds (D140), so the entry is the size-weighted arithmetic mean: the
                 // one price at which size x (exit - entry) / exit (inverse) pays exactly what the legs would.
                 BigDecimal entry = Ledger.scaled(PositionMath.averageEntry(p.size(), p.openPriceAvg(), f.size(), f.price()));
-                ledger.submit(List.of(key), rows -> rows.post("position_add", null, p.uid(), openMovements(key, margin, f.fee())));
+                ledger.submit(tx, List.of(key), rows -> rows.post("position_add", null, p.uid(), openMovements(key, margin, f.fee())));
                 next = new Position(p.id(), p.uid(), p.category(), p.symbol(), p.marginCoin(), p.holdSide(), p.marginMode(),
                         p.posMode(), p.leverage(), size, p.locked(), entry, p.marginSize().add(margin), p.achievedProfits(),
                         p.totalFunding(), p.openFeeTotal().subtract(f.fee()), p.closeFeeTotal(), p.openTotal().add(f.size()),
@@ -136,7 +157,7 @@ public final class PositionService {
                 if (realised.signum() != 0) moves.add(move(key, Field.available, realised, Counter.pnl));
                 if (f.fee().signum() != 0) moves.add(move(key, Field.available, f.fee().negate(), Counter.fee));
                 // Who covers a shortfall depends on the kind read under the account's lock, not a cached one (D141).
-                ledger.submit(List.of(key), rows -> rows.post(closes ? "position_close" : "position_reduce", null, p.uid(),
+                ledger.submit(tx, List.of(key), rows -> rows.post(closes ? "position_close" : "position_reduce", null, p.uid(),
                         coverShortfall(rows.get(key), moves, rows.unified(p.uid()))));
                 BigDecimal size = p.size().subtract(q);
                 next = new Position(p.id(), p.uid(), p.category(), p.symbol(), p.marginCoin(), p.holdSide(), p.marginMode(),
@@ -148,18 +169,19 @@ public final class PositionService {
             store.update(dsl, next);
             PositionRefs.record(dsl, f.ref(), p.id(), f.request(), now);
             return next;
-        });
+        }
     }
 
     /** Closes the whole position at price, in one transaction with reading its size; ref as in Open. */
     public Position close(long positionId, BigDecimal price, BigDecimal fee, String ref) {
-        return db.tx(dsl -> {
-            lockOwner(dsl, positionId);
+        return db.tx(tx -> {
+            org.jooq.DSLContext dsl = tx.dsl();
+            lockOwner(tx, positionId);
             Position p = store.lock(dsl, positionId).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "positionId"));
             String request = PositionRefs.request("close", positionId, price, fee);
             if (PositionRefs.earlier(dsl, ref, request).isPresent()) return p;
             if (p.status() != Status.open) throw new ApiException(ErrorCode.PARAM_NOT_EXIST, "positionId");
-            Position closed = fill(new Fill(positionId, p.size().negate(), price, fee, null));
+            Position closed = fill(tx, new Fill(positionId, p.size().negate(), price, fee, null));
             PositionRefs.record(dsl, ref, positionId, request, clock.millis());
             return closed;
         });
@@ -169,11 +191,14 @@ public final class PositionService {
      * Lock order as everywhere: the account, then its positions, then balance rows (D35). A position never changes
      * owner, so its owner is read without a lock; an unknown position locks nothing and is refused by the caller.
      */
-    private void lockOwner(org.jooq.DSLContext dsl, long positionId) {
-        store.owner(dsl, positionId).ifPresent(accounts::lock);
+    private void lockOwner(Tx tx, long positionId) {
+        store.owner(tx.dsl(), positionId).ifPresent(uid -> accounts.lock(tx, uid));
     }
 
-    public List<Position> open(long uid) { return store.byStatus(db.dsl(), uid, Status.open); }
+    public List<Position> open(long uid) { return db.read(dsl -> store.byStatus(dsl, uid, Status.open)); }
+
+    /** The account's open positions on a connection the caller holds (a read session). */
+    public List<Position> open(org.jooq.DSLContext dsl, long uid) { return store.byStatus(dsl, uid, Status.open); }
 
     /** What settings changes must know of the accounts' positions (read under the accounts' locks). */
     public java.util.Map<Long, io.tas.account.SettingsChange.Exposure> exposure(org.jooq.DSLContext dsl, java.util.Collection<Long> uids) {

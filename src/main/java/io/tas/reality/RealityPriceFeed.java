@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * An optional, seeded random walk of the Reality pairs' tickers (issue 10), so that resting orders of a sandbox fill
  * without an operator moving prices. Off by default (TAS_PRICE_FEED=on starts it). Each step moves every Reality pair's
  * mid price by at most `step` (a fraction) up or down, keeps its spread and sizes, and stays within `band` (a fraction)
- * of the price it started from; then the update goes the way an admin ticker update goes (RealityService.onTicker).
+ * of the price it started from; then the update goes the way an admin ticker update goes (MarketService.putTicker).
  * One process's feed: it is a sandbox tool, not for several nodes over one database.
  */
 public final class RealityPriceFeed implements AutoCloseable {
@@ -67,7 +67,6 @@ public final class RealityPriceFeed implements AutoCloseable {
     }
 
     private final MarketService market;
-    private final RealityService reality;
     private final Clock clock;
     private final Settings settings;
     private final Random random;
@@ -76,9 +75,8 @@ public final class RealityPriceFeed implements AutoCloseable {
     private final Map<String, Integer> decimals = new HashMap<>();
     private ScheduledExecutorService scheduler;
 
-    public RealityPriceFeed(MarketService market, RealityService reality, Clock clock, Settings settings) {
+    public RealityPriceFeed(MarketService market, Clock clock, Settings settings) {
         this.market = market;
-        this.reality = reality;
         this.clock = clock;
         this.settings = settings;
         this.random = new Random(settings.seed());
@@ -115,8 +113,7 @@ public final class RealityPriceFeed implements AutoCloseable {
                 if (anchor.signum() <= 0) return;
                 int scale = decimals.computeIfAbsent(i.symbol(), s -> market.pricePrecision(i));
                 Ticker next = next(t, anchor, draw(random), settings.step(), settings.band(), scale, clock.millis());
-                market.putTicker(next);
-                reality.onTicker(next);
+                market.putTicker(next); // the market's ticker listeners match the orders it crosses
             });
         }
     }

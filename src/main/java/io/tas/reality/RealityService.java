@@ -145,15 +145,16 @@ public final class RealityService {
         FeeTerms fees = feeTerms(inst);
         BigDecimal price0 = price;
         try {
-            return db.tx(dsl -> {
+            return db.tx(tx -> {
+            org.jooq.DSLContext dsl = tx.dsl();
                 // The account's lock first (D56): concurrent sends of one clientOid serialise here, and the later ones
                 // find the first one's order below.
-                accounts.lock(c.uid());
+                accounts.lock(tx, c.uid());
                 if (c.clientOid() != null) {
                     Optional<RealityOrder> earlier = store.byClientOid(dsl, c.uid(), c.clientOid());
                     if (earlier.isPresent()) return replay(earlier.get(), cmd);
                 }
-                boolean deduct = accounts.settingsInTransaction(c.uid()).deduct() == Deduct.on;
+                boolean deduct = accounts.settingsInTransaction(tx, c.uid()).deduct() == Deduct.on;
                 long now = clock.millis();
                 RealityOrder placed = new RealityOrder(c.uid(), ids.next(), c.clientOid(), c.category(), inst.symbol(), inst.baseCoin(),
                         inst.quoteCoin(), c.side(), c.orderType(), price0, qty, buy ? inst.quoteCoin() : inst.baseCoin(), frozen,
@@ -161,7 +162,7 @@ public final class RealityService {
                 Optional<Match> match = marketPrice.flatMap(p -> crossing(placed, ticker.get(), level(ticker.get(), buy)));
                 long tradeId = match.isPresent() ? ids.next() : 0;
                 BalanceKey frozenKey = key(c.uid(), placed.frozenCoin());
-                Outcome out = ledger.submit(keys(placed, deduct && match.isPresent()), rows -> {
+                Outcome out = ledger.submit(tx, keys(placed, deduct && match.isPresent()), rows -> {
                     // A v3 row: unified under the account's lock, not only in the cache the guard read (D141).
                     if (!rows.unified(c.uid())) throw new ApiException(ErrorCode.CLASSIC_ACCOUNT_ON_UNIFIED_API);
                     List<Movement> moves = new ArrayList<>();
@@ -205,8 +206,9 @@ public final class RealityService {
         // D81: the order is found by the account and its orderId/clientOid, not through the pair's registry entry: an
         // order stays cancellable (its freeze releasable) after its pair lost the Reality flag. The symbol must be the order's.
         if (c.orderId() == null && c.clientOid() == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "orderId or clientOid");
-        return db.tx(dsl -> {
-            accounts.lock(c.uid());
+        return db.tx(tx -> {
+            org.jooq.DSLContext dsl = tx.dsl();
+            accounts.lock(tx, c.uid());
             // §4.7: when both are given, orderId takes priority.
             Optional<RealityOrder> found = c.orderId() != null ? store.byId(dsl, c.uid(), c.orderId()) : store.byClientOid(dsl, c.uid(), c.clientOid());
             RealityOrder o = found.filter(x -> x.symbol().equals(c.symbol()))
@@ -214,20 +216,20 @@ public final class RealityService {
             if (!o.isWorking()) {
                 throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "order " + o.orderId() + " is " + o.status() + " and cannot be cancelled");
             }
-            return Result.of(cancelInTransaction(dsl, o));
+            return Result.of(cancelInTransaction(tx, o));
         });
     }
 
     /** Cancels a working order inside the caller's transaction (its account locked): the remaining freeze goes back, exactly. */
-    private RealityOrder cancelInTransaction(org.jooq.DSLContext dsl, RealityOrder o) {
+    private RealityOrder cancelInTransaction(io.tas.store.Tx tx, RealityOrder o) {
         BalanceKey k = key(o.uid(), o.frozenCoin());
         if (o.frozen().signum() > 0) {
-            ledger.submit(List.of(k), rows -> rows.post("reality_cancel", null, o.uid(), List.of(
+            ledger.submit(tx, List.of(k), rows -> rows.post("reality_cancel", null, o.uid(), List.of(
                     move(k, Field.frozen, o.frozen().negate(), Counter.order),
                     move(k, Field.available, o.frozen(), Counter.order))));
         }
         RealityOrder cancelled = o.next(BigDecimal.ZERO, o.filledQty(), o.filledAmount(), RealityOrder.CANCELLED, clock.millis());
-        store.update(dsl, cancelled);
+        store.update(tx.dsl(), cancelled);
         return cancelled;
     }
 
@@ -240,6 +242,16 @@ public final class RealityService {
      * logged and skipped (D83). Returns the fills made.
      */
     public int onTicker(Ticker t) {
+        try {
+            return match(t);
+        } catch (RuntimeException e) {
+            // The ticker is committed by now: matching never fails the update that moved the price (D83).
+            LOG.warn("Reality matching on the {} ticker failed: {}", t.symbol(), e.getClass().getSimpleName());
+            return 0;
+        }
+    }
+
+    private int match(Ticker t) {
         if (!config.simulatedExecution() || t.category() != Category.SPOT) return 0;
         Instrument inst;
         try {
@@ -279,8 +291,9 @@ public final class RealityService {
     }
 
     private boolean fillResting(RealityOrder first, Ticker t, BigDecimal[] left, FeeTerms fees) {
-        return db.tx(dsl -> {
-            accounts.lock(first.uid());
+        return db.tx(tx -> {
+            org.jooq.DSLContext dsl = tx.dsl();
+            accounts.lock(tx, first.uid());
             // Read again under the lock: a cancel or another fill may have come first.
             RealityOrder o = store.byId(dsl, first.uid(), first.orderId()).filter(RealityOrder::isWorking).orElse(null);
             if (o == null) return false;
@@ -291,14 +304,14 @@ public final class RealityService {
             if (match.isEmpty()) return false;
             if (match.get().size().signum() == 0) {
                 // A market buy whose quote qty buys less than one quantity step: cancelled, its freeze released, no zero fill.
-                cancelInTransaction(dsl, o);
+                cancelInTransaction(tx, o);
                 return false;
             }
             String scope = o.isMarket() ? "taker" : "maker";
-            boolean deduct = accounts.settingsInTransaction(o.uid()).deduct() == Deduct.on;
+            boolean deduct = accounts.settingsInTransaction(tx, o.uid()).deduct() == Deduct.on;
             long tradeId = ids.next();
             long now = clock.millis();
-            Outcome out = ledger.submit(keys(o, deduct), rows -> {
+            Outcome out = ledger.submit(tx, keys(o, deduct), rows -> {
                 List<Movement> moves = new ArrayList<>();
                 Outcome r = execute(o, match.get(), scope, deduct, fees, tradeId, now, rows, moves);
                 rows.post("reality_fill", null, o.uid(), moves);
@@ -313,6 +326,9 @@ public final class RealityService {
 
     /** How many of uid's orders are still working (live or partially filled): they keep the account unified. */
     public int workingCount(long uid) { return db.read(dsl -> store.workingCount(dsl, uid)); }
+
+    /** As workingCount, as the caller's transaction sees it (the switch job, under the account's lock). */
+    public int workingCount(io.tas.store.Tx tx, long uid) { return store.workingCount(tx.dsl(), uid); }
 
     /** The admin view of an account's orders, newest first. */
     public List<RealityOrder> orders(long uid) { return db.read(dsl -> store.ofAccount(dsl, uid, 100)); }

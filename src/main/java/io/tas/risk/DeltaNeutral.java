@@ -59,11 +59,11 @@ public final class DeltaNeutral {
     public Info compute(long uid) {
         return db.read(dsl -> {
             Map<String, BigDecimal> holding = new TreeMap<>(), futures = new TreeMap<>();
-            for (Balance b : ledger.balances(uid)) {
+            for (Balance b : ledger.balances(dsl, uid)) {
                 if (b.key().account() != AccountType.unified || COLLATERAL.contains(b.key().coin())) continue;
                 holding.merge(b.key().coin(), b.available().add(b.frozen()).subtract(b.debt()), BigDecimal::add);
             }
-            for (Position p : positions.open(uid)) {
+            for (Position p : positions.open(dsl, uid)) {
                 String base = market.instrument(p.category(), p.symbol()).baseCoin();
                 futures.merge(base, p.size().multiply(BigDecimal.valueOf(p.holdSide().sign())), BigDecimal::add);
             }
@@ -81,7 +81,7 @@ public final class DeltaNeutral {
                 if (price.isPresent()) netUsd = netUsd.add(h.add(f).multiply(price.get()));
             }
             BigDecimal equity = BigDecimal.ZERO;
-            for (Balance b : ledger.balances(uid)) {
+            for (Balance b : ledger.balances(dsl, uid)) {
                 if (b.key().account() != AccountType.unified) continue;
                 Optional<BigDecimal> price = prices.usdtPrice(b.key().coin());
                 if (price.isPresent()) equity = equity.add(b.available().add(b.frozen()).subtract(b.debt()).multiply(price.get()));

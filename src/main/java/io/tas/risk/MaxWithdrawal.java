@@ -42,11 +42,11 @@ public final class MaxWithdrawal {
 
     /** Balances and positions are read on one connection: under load every pool acquisition is a wait. */
     public Result compute(long uid, String coin) {
-        return db.read(dsl -> computeOnOneConnection(uid, coin));
+        return db.read(dsl -> computeOnOneConnection(dsl, uid, coin));
     }
 
-    private Result computeOnOneConnection(long uid, String coin) {
-        List<Balance> balances = ledger.balances(uid);
+    private Result computeOnOneConnection(org.jooq.DSLContext dsl, long uid, String coin) {
+        List<Balance> balances = ledger.balances(dsl, uid);
         Optional<BigDecimal> price = prices.usdtPrice(coin);
         boolean held = balances.stream().anyMatch(b -> b.key().coin().equals(coin));
         if (price.isEmpty() && !held) throw new ApiException(ErrorCode.PARAM_NOT_EXIST, coin);
@@ -60,7 +60,7 @@ public final class MaxWithdrawal {
                 Optional<BigDecimal> p = prices.usdtPrice(b.key().coin());
                 if (p.isPresent()) free = free.add(b.available().subtract(b.debt()).multiply(p.get()));
             }
-            for (Position pos : positions.open(uid)) {
+            for (Position pos : positions.open(dsl, uid)) {
                 if (pos.marginMode() != MarginMode.crossed) continue;
                 BigDecimal upl = positions.unrealizedPL(pos);
                 if (upl.signum() < 0) free = free.add(upl.multiply(prices.requireUsdtPrice(pos.marginCoin())));

@@ -63,7 +63,12 @@ public final class SpotRecords {
 
     /** Checks every record, mints missing IDs in cTime order, and stores the batch in one transaction; returns the count. */
     public int ingestFills(Long uid, List<FillInput> records) {
-        Account account = account(uid);
+        return db.tx(tx -> ingestFills(tx, uid, records));
+    }
+
+    /** As ingestFills, in the caller's transaction (a seed). */
+    public int ingestFills(io.tas.store.Tx tx, Long uid, List<FillInput> records) {
+        Account account = account(tx, uid);
         long owner = account.uid();
         checkSize(records);
         long now = clock.millis();
@@ -77,18 +82,19 @@ public final class SpotRecords {
             rows.set(i, f.withIds(tradeId, orderId));
         }
         List<Long> given = givenIds(records.stream().map(FillInput::tradeId).toList(), "tradeId");
-        List<SpotFill> stored = rows;
-        db.tx(dsl -> {
-            List<Long> taken = store.existingTradeIds(dsl, owner, given);
-            if (!taken.isEmpty()) throw duplicate(records.stream().map(FillInput::tradeId).toList(), taken, "tradeId");
-            Database.insertUnique(() -> store.insertFills(dsl, stored), "records: a given tradeId already exists"); // a concurrent batch's
-            return null;
-        });
+        List<Long> taken = store.existingTradeIds(tx.dsl(), owner, given);
+        if (!taken.isEmpty()) throw duplicate(records.stream().map(FillInput::tradeId).toList(), taken, "tradeId");
+        Database.insertUnique(() -> store.insertFills(tx.dsl(), rows), "records: a given tradeId already exists"); // a concurrent batch's
         return rows.size();
     }
 
     public int ingestWithdrawals(Long uid, List<WithdrawalInput> records) {
-        long owner = account(uid).uid();
+        return db.tx(tx -> ingestWithdrawals(tx, uid, records));
+    }
+
+    /** As ingestWithdrawals, in the caller's transaction (a seed). */
+    public int ingestWithdrawals(io.tas.store.Tx tx, Long uid, List<WithdrawalInput> records) {
+        long owner = account(tx, uid).uid();
         checkSize(records);
         long now = clock.millis();
         List<Withdrawal> rows = new ArrayList<>(records.size());
@@ -100,13 +106,9 @@ public final class SpotRecords {
                     w.status(), w.fromAddress(), w.toAddress(), w.chain(), w.confirm(), w.tag(), w.cTime(), w.uTime()));
         }
         List<Long> given = givenIds(records.stream().map(WithdrawalInput::orderId).toList(), "orderId");
-        List<Withdrawal> stored = rows;
-        db.tx(dsl -> {
-            List<Long> taken = store.existingWithdrawalIds(dsl, owner, given);
-            if (!taken.isEmpty()) throw duplicate(records.stream().map(WithdrawalInput::orderId).toList(), taken, "orderId");
-            Database.insertUnique(() -> store.insertWithdrawals(dsl, stored), "records: a given orderId already exists");
-            return null;
-        });
+        List<Long> taken = store.existingWithdrawalIds(tx.dsl(), owner, given);
+        if (!taken.isEmpty()) throw duplicate(records.stream().map(WithdrawalInput::orderId).toList(), taken, "orderId");
+        Database.insertUnique(() -> store.insertWithdrawals(tx.dsl(), rows), "records: a given orderId already exists");
         return rows.size();
     }
 
@@ -122,9 +124,9 @@ public final class SpotRecords {
      * Either family (issue 10): a classic account's records are read through the v2 rows, a unified account's through
      * the v3 rows (beyond-spec shapes §9, §11); the catalog's family guard keeps each row to its own family.
      */
-    private Account account(Long uid) {
+    private Account account(io.tas.store.Tx tx, Long uid) {
         if (uid == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "uid");
-        return accounts.find(uid).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "uid"));
+        return accounts.find(tx, uid).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "uid"));
     }
 
     static void checkSize(List<?> records) {

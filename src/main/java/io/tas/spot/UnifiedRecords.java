@@ -84,7 +84,12 @@ public final class UnifiedRecords {
      * deposits would never be readable (no v2 deposit row is served), so they are refused.
      */
     public int ingestDeposits(Long uid, List<DepositInput> records) {
-        long owner = unified(uid);
+        return db.tx(tx -> ingestDeposits(tx, uid, records));
+    }
+
+    /** As ingestDeposits, in the caller's transaction (a seed). */
+    public int ingestDeposits(io.tas.store.Tx tx, Long uid, List<DepositInput> records) {
+        long owner = unified(tx, uid);
         checkSize(records);
         long now = clock.millis();
         List<Deposit> rows = new ArrayList<>(records.size());
@@ -93,12 +98,9 @@ public final class UnifiedRecords {
             if (rows.get(i).orderId() == 0) rows.set(i, rows.get(i).withOrderId(ids.next()));
         }
         List<Long> given = givenIds(records.stream().map(r -> r == null ? null : r.orderId()).toList(), "orderId");
-        db.tx(dsl -> {
-            List<Long> taken = deposits.existingIds(dsl, owner, given);
-            if (!taken.isEmpty()) throw duplicate(records.stream().map(DepositInput::orderId).toList(), taken, "orderId");
-            Database.insertUnique(() -> deposits.insert(dsl, rows), "records: a given orderId already exists");
-            return null;
-        });
+        List<Long> taken = deposits.existingIds(tx.dsl(), owner, given);
+        if (!taken.isEmpty()) throw duplicate(records.stream().map(DepositInput::orderId).toList(), taken, "orderId");
+        Database.insertUnique(() -> deposits.insert(tx.dsl(), rows), "records: a given orderId already exists");
         return rows.size();
     }
 
@@ -113,8 +115,8 @@ public final class UnifiedRecords {
         long now = clock.millis();
         Deposit d = new Deposit(uid, txId, ref, coin, "on_chain", amount, "success", "", "", coin, now, now);
         try {
-            db.tx(dsl -> {
-                if (deposits.existingIds(dsl, uid, List.of(txId)).isEmpty()) deposits.insert(dsl, List.of(d));
+            db.tx(tx -> {
+                if (deposits.existingIds(tx.dsl(), uid, List.of(txId)).isEmpty()) deposits.insert(tx.dsl(), List.of(d));
                 return null;
             });
         } catch (org.jooq.exception.IntegrityConstraintViolationException e) {
@@ -122,9 +124,9 @@ public final class UnifiedRecords {
         }
     }
 
-    private long unified(Long uid) {
+    private long unified(io.tas.store.Tx tx, Long uid) {
         if (uid == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "uid");
-        Account a = accounts.find(uid).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "uid"));
+        Account a = accounts.find(tx, uid).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "uid"));
         if (a.kind() != AccountKind.UNIFIED) {
             throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED,
                     "uid " + uid + " is a " + a.kind() + " account; deposit records are served to UNIFIED accounts only");

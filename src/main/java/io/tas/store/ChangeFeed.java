@@ -80,19 +80,19 @@ public final class ChangeFeed implements AutoCloseable {
     /** Whether a change another node commits now will be delivered; while false, what is cached may miss it. */
     public boolean inSync() { return inSync; }
 
-    /** Announces a change of key; call inside the writing transaction. */
-    public void publish(String key) {
-        if (listener != null) db.dsl().execute("select pg_notify(?, ?), pg_notify(?, ?)", CHANNEL, SENT + System.currentTimeMillis(), CHANNEL, key);
+    /** Announces a change of key in the writing transaction: the other nodes hear of it when it commits. */
+    public void publish(Tx tx, String key) {
+        if (listener != null) tx.dsl().execute("select pg_notify(?, ?), pg_notify(?, ?)", CHANNEL, SENT + System.currentTimeMillis(), CHANNEL, key);
     }
 
-    /** Announces several keys in one statement (a group-commit batch); call inside the writing transaction. */
-    public void publishAll(java.util.Collection<String> keys) {
+    /** Announces several keys in one statement (a group-commit batch), in the writing transaction. */
+    public void publishAll(Tx tx, java.util.Collection<String> keys) {
         if (listener == null || keys.isEmpty()) return;
         String[] all = new String[keys.size() + 1];
         all[0] = SENT + System.currentTimeMillis();
         int i = 1;
         for (String k : keys) all[i++] = k;
-        db.dsl().execute("select pg_notify(?, k) from unnest(?::text[]) as k", CHANNEL, all);
+        tx.dsl().execute("select pg_notify(?, k) from unnest(?::text[]) as k", CHANNEL, all);
     }
 
     private void listen(String url, String user, String password) {

@@ -52,10 +52,12 @@ public final class Database implements AutoCloseable {
     private final DSLContext dsl;
     private final Settings settings;
     private final SQLDialect dialect;
-    /** The transaction this thread is in, so services composed by a caller share one commit. */
-    private final ThreadLocal<DSLContext> current = new ThreadLocal<>();
-    /** Set inside read(). */
-    private final ThreadLocal<Boolean> reading = new ThreadLocal<>();
+    /**
+     * The connection this thread holds inside tx() or read(). Writes never look at it: work inside a transaction is
+     * handed its Tx (issue 24), and asking for a second connection there fails instead of quietly working beside it.
+     * Only cache fills read on it (cacheRead), so a cache miss inside a transaction takes no second connection.
+     */
+    private final ThreadLocal<DSLContext> held = new ThreadLocal<>();
     /** Set while a ledger change decides (forbiddingSql). */
     private final ThreadLocal<Boolean> sqlForbidden = new ThreadLocal<>();
 
@@ -149,66 +151,74 @@ public final class Database implements AutoCloseable {
     }
 
     /**
-     * An auto-commit context on its own pooled connection. Only outside a transaction: a thread that holds a
-     * connection for its transaction never takes a second one, or enough concurrent callers would each hold
-     * one and wait for another until the pool is exhausted.
+     * An auto-commit context on its own pooled connection. Only outside tx() and read(): a thread that holds a
+     * connection never takes a second one, or enough concurrent callers would each hold one and wait for another until
+     * the pool is exhausted; and inside a transaction a read belongs on its Tx.
      */
     public DSLContext autoCommit() {
         checkSqlAllowed();
-        if (current.get() != null) throw new IllegalStateException("a second pooled connection inside a transaction");
+        requireNoConnection("an auto-commit statement");
         return dsl;
     }
 
-    /** Whether this thread is inside tx() (a read() session is not a transaction: the ledger must not write there). */
-    public boolean inTransaction() { return current.get() != null && reading.get() == null; }
-
-    /** The context of the current transaction, or an auto-commit one outside transactions. */
-    public DSLContext dsl() {
-        checkSqlAllowed();
-        DSLContext c = current.get();
-        return c != null ? c : dsl;
+    /**
+     * Fails when this thread already holds a connection of this database: work that would take a second one (a group
+     * commit, which runs on a writer's connection and would wait for the caller's locks) must be given the Tx instead.
+     */
+    public void requireNoConnection(String what) {
+        if (held.get() != null) throw new IllegalStateException(what + " inside a transaction or read: pass the Tx");
     }
 
     /**
-     * Runs work in one transaction. Called inside another tx(), it joins it: the outermost call commits
-     * or rolls back everything, so a composed operation (a whole seed file) is all or nothing. Once the commit
-     * has succeeded the result is returned whatever happens to the connection afterwards: a committed write is
-     * never reported as failed (a connection that cannot be reset is evicted from the pool instead).
+     * For cache fills only (the market snapshot, cached accounts): reads on the connection this thread already holds,
+     * its transaction or read session, else on one of its own. A miss inside a transaction then neither takes a
+     * second pooled connection (N such callers could exhaust the pool, each waiting for another) nor misses what the
+     * transaction wrote; what it loads there may be uncommitted, which the writer's after-commit invalidation (or a
+     * failed seed's invalidateAll) drops.
      */
-    public <T> T tx(Function<DSLContext, T> work) {
+    public <T> T cacheRead(Function<DSLContext, T> load) {
+        checkSqlAllowed();
+        DSLContext h = held.get();
+        return h != null ? load.apply(h) : read(load);
+    }
+
+    /**
+     * Runs work in a transaction of its own, which it hands the work: a composed operation (a whole seed file) passes
+     * that Tx down and is all or nothing. A tx() inside tx() or read() is a mistake and fails. Once the commit has
+     * succeeded the result is returned whatever happens to the connection afterwards: a committed write is never
+     * reported as failed (a connection that cannot be reset is evicted from the pool instead). Then the Tx's
+     * after-commit work runs.
+     */
+    public <T> T tx(Function<Tx, T> work) {
         return tx(requests, work);
     }
 
     /**
      * Runs reads on one pooled connection in auto-commit mode: under load every pool acquisition is a wait in line,
-     * and a read needs no transaction (no COMMIT round trip). Writes inside are refused: tx() inside read() throws.
+     * and a read needs no transaction (no COMMIT round trip). Not inside tx() (read through its Tx there).
      */
     public <T> T read(Function<DSLContext, T> work) {
         checkSqlAllowed();
-        if (current.get() != null) return work.apply(current.get());
+        requireNoConnection("a read");
         Connection c = requests.acquire();
+        DSLContext session = on(c);
+        held.set(session);
         try {
-            DSLContext session = on(c);
-            current.set(session);
-            reading.set(Boolean.TRUE);
             return work.apply(session);
         } finally {
-            current.remove();
-            reading.remove();
+            held.remove();
             requests.release(c);
         }
     }
 
     /** As tx, on the ledger writers' own connections (the group commit's batches). */
-    public <T> T writerTx(Function<DSLContext, T> work) {
+    public <T> T writerTx(Function<Tx, T> work) {
         return tx(writers, work);
     }
 
-    private <T> T tx(FairConnections from, Function<DSLContext, T> work) {
+    private <T> T tx(FairConnections from, Function<Tx, T> work) {
         checkSqlAllowed();
-        if (reading.get() != null) throw new IllegalStateException("a transaction inside read(): reads are not atomic");
-        DSLContext outer = current.get();
-        if (outer != null) return work.apply(outer);
+        requireNoConnection("a transaction");
         // Plain JDBC transaction handling: jOOQ's provider asks the driver for the isolation level at every
         // begin, which costs PostgreSQL a round trip per transaction.
         Connection c = from.acquire();
@@ -219,24 +229,26 @@ public final class Database implements AutoCloseable {
             from.release(c);
             throw new DataAccessException("transaction could not start: " + e.getMessage(), e);
         }
+        Tx tx = new Tx(on(c));
+        T result;
+        held.set(tx.dsl());
         try {
-            DSLContext txDsl = on(c);
-            current.set(txDsl);
-            T result = work.apply(txDsl);
+            result = work.apply(tx);
             try {
                 c.commit();
             } catch (SQLException e) {
                 rollbackQuietly(c, e);
                 throw new CommitOutcomeUnknown(e);
             }
-            return result;
         } catch (RuntimeException | Error e) {
             rollbackQuietly(c, e);
             throw e;
         } finally {
-            current.remove();
+            held.remove();
             release(from, c);
         }
+        tx.committed();
+        return result;
     }
 
     /**
@@ -321,7 +333,7 @@ public final class Database implements AutoCloseable {
     }
 
     public boolean isEmpty() {
-        return dsl.fetchCount(io.tas.store.generated.Tables.ACCOUNT) == 0;
+        return autoCommit().fetchCount(io.tas.store.generated.Tables.ACCOUNT) == 0;
     }
 
     @Override

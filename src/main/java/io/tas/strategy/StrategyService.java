@@ -52,9 +52,22 @@ public final class StrategyService {
 
     /**
      * Stores a batch of one unified account's orders, all or nothing: the first invalid record is refused with its
-     * index and field (records[i].field) and nothing is stored. Joins the caller's transaction (a seed) if any.
+     * index and field (records[i].field) and nothing is stored.
      */
     public List<StrategyOrder> ingest(long uid, List<StrategyInput> records) {
+        Checked c = checked(uid, records);
+        return db.tx(tx -> store(tx, c));
+    }
+
+    /** As ingest, in the caller's transaction (a seed). */
+    public List<StrategyOrder> ingest(io.tas.store.Tx tx, long uid, List<StrategyInput> records) {
+        return store(tx, checked(uid, records));
+    }
+
+    /** A batch that passed every check, and the orderIds its records gave. */
+    private record Checked(List<StrategyOrder> orders, Set<Long> givenIds) {}
+
+    private Checked checked(long uid, List<StrategyInput> records) {
         var account = accounts.find(uid).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "uid"));
         if (account.kind() != AccountKind.UNIFIED) {
             throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "uid " + uid
@@ -71,7 +84,14 @@ public final class StrategyService {
             }
             orders.add(o);
         }
-        return db.tx(dsl -> {
+        return new Checked(orders, givenIds);
+    }
+
+    private List<StrategyOrder> store(io.tas.store.Tx tx, Checked c) {
+        org.jooq.DSLContext dsl = tx.dsl();
+        List<StrategyOrder> orders = c.orders();
+        Set<Long> givenIds = c.givenIds();
+        {
             if (!givenIds.isEmpty()) {
                 Set<Long> taken = store.existing(dsl, givenIds);
                 for (int i = 0; i < orders.size(); i++) {
@@ -82,7 +102,7 @@ public final class StrategyService {
             }
             Database.insertUnique(() -> store.insert(dsl, orders), "records: a given orderId already exists"); // a concurrent batch's
             return orders;
-        });
+        }
     }
 
     private StrategyOrder validate(String at, long uid, StrategyInput in, long now) {
@@ -289,6 +309,11 @@ public final class StrategyService {
     /** How many strategy orders of uid are still working (pending or submitting). */
     public int pendingCount(long uid) {
         return db.read(dsl -> store.openCounts(dsl, List.of(uid)).getOrDefault(uid, 0));
+    }
+
+    /** As pendingCount, as the caller's transaction sees it (the switch job, under the account's lock). */
+    public int pendingCount(io.tas.store.Tx tx, long uid) {
+        return store.openCounts(tx.dsl(), List.of(uid)).getOrDefault(uid, 0);
     }
 
 }

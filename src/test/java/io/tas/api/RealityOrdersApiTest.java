@@ -365,7 +365,7 @@ class RealityOrdersApiTest extends SharedServerTest {
 
     /** Places a market order as if simulated execution were off: it rests, frozen (the service over the same database). */
     private long restingMarket(String side, String qty) {
-        io.tas.reality.RealityService off = server.app.provisioning().reality().withConfig(new io.tas.reality.RealityConfig(false));
+        io.tas.reality.RealityService off = server.app.admin().provisioning().reality().withConfig(new io.tas.reality.RealityConfig(false));
         return off.place(new io.tas.reality.RealityService.Place(uid, "SPOT", symbol, side, "market", new BigDecimal(qty), null, null)).orderId();
     }
 
@@ -449,12 +449,12 @@ class RealityOrdersApiTest extends SharedServerTest {
         ApiClient c = setUp("200.5", "200.25", true, "USDT", "1000");
         Map<String, String> before = admin.balances(uid);
         String name = "reality_test_qty_" + kind.name().toLowerCase();
-        server.app.database().tx(dsl -> dsl.execute("alter table reality_order add constraint " + name + " check (qty <> 7.7777)"));
+        server.app.database().tx(tx -> tx.dsl().execute("alter table reality_order add constraint " + name + " check (qty <> 7.7777)"));
         try {
             assertError(c.post(PLACE, order(symbol, "buy", "limit", "7.7777", "100", null)), "40017");
             assertError(c.post(PLACE, order(symbol, "buy", "limit", "7.7777", "100", "cons-1")), "40017");
         } finally {
-            server.app.database().tx(dsl -> dsl.execute("alter table reality_order drop constraint " + name));
+            server.app.database().tx(tx -> tx.dsl().execute("alter table reality_order drop constraint " + name));
         }
         assertThat(admin.balances(uid)).isEqualTo(before);
         assertThat(admin.get("/admin/v1/accounts/" + uid + "/reality-orders").data()).isEmpty();

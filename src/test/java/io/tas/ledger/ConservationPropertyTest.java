@@ -42,7 +42,8 @@ class ConservationPropertyTest {
         Random rnd = new Random(seed);
         try (TestServer server = TestServer.start(kind, new MutableClock(System.currentTimeMillis()), false)) {
             App app = server.app;
-            Provisioning p = app.provisioning();
+            io.tas.admin.MoneyAdmin p = app.admin().money();
+            Provisioning provisioning = app.admin().provisioning();
             long[] uids = {1000000001L, 1000000002L};
             List<Long> open = new ArrayList<>(app.services().positions().open(1000000001L).stream().map(Position::id).toList());
             int accepted = 0, rejected = 0;
@@ -110,7 +111,7 @@ class ConservationPropertyTest {
                                 case "PEPEUSDT" -> new BigDecimal("0.00001" + rnd.nextInt(100));
                                 default -> new BigDecimal("6." + rnd.nextInt(100));
                             };
-                            p.putTicker(new SeedTicker("SPOT", sym, px, null, null, null, null, null, null, null, null, null, null,
+                            provisioning.putTicker(new SeedTicker("SPOT", sym, px, null, null, null, null, null, null, null, null, null, null,
                                     null, null, null, null, null, null, null, null, null));
                         }
                     }

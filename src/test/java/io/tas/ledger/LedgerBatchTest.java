@@ -34,12 +34,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LedgerBatchTest {
     @Parameter Databases.Kind kind;
     private Provisioning provisioning;
+    private io.tas.admin.MoneyAdmin money;
     private Ledger ledger;
 
     @BeforeEach
     void setUp() {
         TestServer server = ServerPool.next(kind);
-        provisioning = server.app.provisioning();
+        provisioning = server.app.admin().provisioning();
+        money = server.app.admin().money();
         ledger = server.app.services().ledger();
     }
 
@@ -47,7 +49,7 @@ class LedgerBatchTest {
         String name = "batch-" + System.nanoTime();
         long uid = provisioning.createAccount(new SeedAccount(null, name, null, null, null, null, null, null, null, null, null,
                 null, null, null, null, null), null).uid();
-        provisioning.deposit(new LedgerOp(uid, "unified", "USDT", new BigDecimal(amount), name));
+        money.deposit(new LedgerOp(uid, "unified", "USDT", new BigDecimal(amount), name));
         return new BalanceKey(uid, AccountType.unified, "USDT");
     }
 

@@ -47,7 +47,7 @@ class LedgerCheckUnderLoadTest {
                 .withSandbox(true).withRateLimits(false);
         SeedFile demo = SeedFile.load("demo");
         try (Databases.TestDb db = Databases.create(kind);
-             App app = App.start(config.withDb(db.url(), db.user(), ""), new MutableClock(System.currentTimeMillis()), p -> p.apply(demo))) {
+             App app = App.start(config.withDb(db.url(), db.user(), ""), new MutableClock(System.currentTimeMillis()), a -> a.seeds().apply(demo))) {
             Ledger ledger = app.services().ledger();
             BigDecimal mainBefore = ledger.balance(MAIN_USDT).available(), subBefore = ledger.balance(SUB_USDT).available();
             ExecutorService pool = Executors.newFixedThreadPool(WRITERS);

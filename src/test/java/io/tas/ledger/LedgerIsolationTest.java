@@ -99,7 +99,7 @@ class LedgerIsolationTest {
         MutableClock clock = new MutableClock(System.currentTimeMillis());
         try (Databases.TestDb db = Databases.create(kind)) {
             SeedFile demo = SeedFile.load("demo");
-            try (App app = App.start(config(db), clock, p -> p.apply(demo))) {
+            try (App app = App.start(config(db), clock, a -> a.seeds().apply(demo))) {
                 assertOnlyTheTwoBadOnesFailed(work.apply(app.services().ledger()));
             }
             try (App again = App.start(config(db), clock)) {
@@ -145,7 +145,7 @@ class LedgerIsolationTest {
     private void withDemoApp(WithApp test) throws Exception {
         SeedFile demo = SeedFile.load("demo");
         try (Databases.TestDb db = Databases.create(kind);
-             App app = App.start(config(db), new MutableClock(System.currentTimeMillis()), p -> p.apply(demo))) {
+             App app = App.start(config(db), new MutableClock(System.currentTimeMillis()), a -> a.seeds().apply(demo))) {
             test.run(app);
         }
     }
@@ -157,9 +157,9 @@ class LedgerIsolationTest {
             List<Change<?>> changes = new ArrayList<>();
             changes.add(credit("sql-a"));
             // On PostgreSQL a failing statement would abort the transaction every change of the batch shares.
-            changes.add(new Change<>(List.of(SUB_USDT), rows -> app.database().dsl().execute("select 1/0")));
+            changes.add(new Change<>(List.of(SUB_USDT), rows -> app.database().autoCommit().execute("select 1/0")));
             // Not even a context captured before the decision may run SQL in it.
-            var captured = app.database().dsl();
+            var captured = app.database().autoCommit();
             changes.add(new Change<>(List.of(SUB_USDT), rows -> captured.execute("select 1/0")));
             changes.add(credit("sql-b"));
             List<CompletableFuture<?>> out = ledger.submitAsOneBatch(changes);

@@ -41,6 +41,7 @@ class PositionLedgerTest {
     private static final AtomicInteger NAMES = new AtomicInteger();
     @Parameter Databases.Kind kind;
     private Provisioning provisioning;
+    private io.tas.admin.MoneyAdmin money;
     private PositionService positions;
     private Ledger ledger;
     private LoanService loans;
@@ -48,7 +49,8 @@ class PositionLedgerTest {
     @BeforeEach
     void setUp() {
         TestServer server = ServerPool.next(kind);
-        provisioning = server.app.provisioning();
+        provisioning = server.app.admin().provisioning();
+        money = server.app.admin().money();
         positions = server.app.services().positions();
         ledger = server.app.services().ledger();
         loans = server.app.services().loans();
@@ -58,7 +60,7 @@ class PositionLedgerTest {
         String name = "pos-" + kind + "-" + NAMES.incrementAndGet();
         long uid = provisioning.createAccount(new SeedAccount(null, name, io.tas.account.AccountEnums.AccountKind.valueOf(mode),
                 null, null, null, null, null, null, null, null, null, null, null, null, null), null).uid();
-        provisioning.deposit(new LedgerOp(uid, "unified", "USDT", new BigDecimal(usdt), name));
+        money.deposit(new LedgerOp(uid, "unified", "USDT", new BigDecimal(usdt), name));
         return uid;
     }
 

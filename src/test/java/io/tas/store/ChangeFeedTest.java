@@ -70,21 +70,21 @@ class ChangeFeedTest {
             assertThat(seenByB.poll(WAIT_S, TimeUnit.SECONDS)).isEqualTo(ChangeFeed.EVERYTHING);
 
             // Rolled back: the NOTIFYs are discarded with the transaction.
-            assertThatThrownBy(() -> a.tx(dsl -> {
-                nodeA.publish("account:7");
-                nodeA.publish("account:70");
+            assertThatThrownBy(() -> a.tx(tx -> {
+                nodeA.publish(tx, "account:7");
+                nodeA.publish(tx, "account:70");
                 throw new IllegalStateException("roll back");
             })).isInstanceOf(IllegalStateException.class).hasMessage("roll back");
 
             // Committed, one transaction with several keys, then two more transactions, one from each node.
-            a.tx(dsl -> {
-                nodeA.publish("account:8");
-                nodeA.publish("account:9");
-                nodeA.publish("account:8"); // a repeat inside one transaction is delivered once (PostgreSQL NOTIFY)
+            a.tx(tx -> {
+                nodeA.publish(tx, "account:8");
+                nodeA.publish(tx, "account:9");
+                nodeA.publish(tx, "account:8"); // a repeat inside one transaction is delivered once (PostgreSQL NOTIFY)
                 return null;
         });
-        a.tx(dsl -> { nodeA.publish("account:10"); return null; });
-        b.tx(dsl -> { nodeB.publish("account:11"); return null; });
+        a.tx(tx -> { nodeA.publish(tx, "account:10"); return null; });
+        b.tx(tx -> { nodeB.publish(tx, "account:11"); return null; });
 
         List<String> want = List.of("account:8", "account:9", "account:10", "account:11");
         // The other node and the publishing node see exactly the committed keys, in commit order, and
@@ -113,7 +113,7 @@ class ChangeFeedTest {
             assertThat(seenByB.poll(WAIT_S, TimeUnit.SECONDS)).isEqualTo(ChangeFeed.EVERYTHING);
             awaitListeners(pg, 2);
 
-            a.tx(dsl -> { nodeA.publish("account:12"); return null; });
+            a.tx(tx -> { nodeA.publish(tx, "account:12"); return null; });
             assertThat(drain(seenByB, 1, 1000)).containsExactly("account:12");
         });
     }
@@ -141,8 +141,7 @@ class ChangeFeedTest {
             BlockingQueue<String> seen = new LinkedBlockingQueue<>();
             feed.subscribe(seen::add);
             feed.start();
-            h2.tx(dsl -> { feed.publish("account:1"); return null; });
-            feed.publish("account:2"); // outside a transaction too
+            h2.tx(tx -> { feed.publish(tx, "account:1"); return null; });
             // Not even the initial full drop: H2 is one process, which invalidates its own cache entries.
             assertThat(seen.poll(500, TimeUnit.MILLISECONDS)).isNull();
             assertThat(seen).isEmpty();

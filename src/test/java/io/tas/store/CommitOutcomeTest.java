@@ -58,8 +58,8 @@ class CommitOutcomeTest {
             AtomicInteger cleanups = new AtomicInteger();
             Database db = new Database(brokenAfterCommit(cleanups), SQLDialect.H2);
 
-            String result = db.tx(dsl -> {
-                dsl.insertInto(LOAN_COIN).set(LOAN_COIN.COIN, "OUTCOME").set(LOAN_COIN.INTEREST_FREE_AMOUNT, BigDecimal.ONE)
+            String result = db.tx(tx -> {
+                tx.dsl().insertInto(LOAN_COIN).set(LOAN_COIN.COIN, "OUTCOME").set(LOAN_COIN.INTEREST_FREE_AMOUNT, BigDecimal.ONE)
                         .set(LOAN_COIN.HOURLY_RATE, BigDecimal.ZERO).execute();
                 return "committed";
             });
@@ -69,8 +69,8 @@ class CommitOutcomeTest {
             assertThat(migrated.autoCommit().fetchCount(LOAN_COIN, LOAN_COIN.COIN.eq("OUTCOME"))).isEqualTo(1);
 
             // A transaction that fails still reports its own failure, and leaves nothing behind.
-            assertThatThrownBy(() -> db.tx(dsl -> {
-                dsl.insertInto(LOAN_COIN).set(LOAN_COIN.COIN, "ROLLEDBACK").set(LOAN_COIN.INTEREST_FREE_AMOUNT, BigDecimal.ONE)
+            assertThatThrownBy(() -> db.tx(tx -> {
+                tx.dsl().insertInto(LOAN_COIN).set(LOAN_COIN.COIN, "ROLLEDBACK").set(LOAN_COIN.INTEREST_FREE_AMOUNT, BigDecimal.ONE)
                         .set(LOAN_COIN.HOURLY_RATE, BigDecimal.ZERO).execute();
                 throw new IllegalStateException("the caller's own failure");
             })).isInstanceOf(IllegalStateException.class).hasMessage("the caller's own failure");

@@ -47,8 +47,9 @@ class OneConnectionPerTransactionTest {
                 Config config = Config.fromEnv(Map.of("TAS_DB_POOL_SIZE", "1")).withPort(0).withAdminPort(0)
                         .withDb(db.url(), db.user(), "").withAdminToken(TestServer.ADMIN_TOKEN).withSandbox(true).withRateLimits(false);
                 SeedFile demo = SeedFile.load("demo");
-                try (App app = App.start(config, new MutableClock(System.currentTimeMillis()), p -> p.apply(demo))) {
-                    var provisioning = app.provisioning();
+                try (App app = App.start(config, new MutableClock(System.currentTimeMillis()), a -> a.seeds().apply(demo))) {
+                    var provisioning = app.admin().provisioning();
+                    var money = app.admin().money();
                     List<Long> uids = new ArrayList<>();
                     for (int i = 0; i < 8; i++) {
                         uids.add(provisioning.createAccount(new SeedAccount(null, "one-conn-" + i, AccountKind.UNIFIED, null, null, null,
@@ -58,7 +59,7 @@ class OneConnectionPerTransactionTest {
                     List<Future<?>> work = new ArrayList<>();
                     for (long uid : uids) {
                         // A deposit through the group commit creates the row; an open on an account without USDT is refused.
-                        work.add(pool.submit(() -> provisioning.deposit(new LedgerOp(uid, "unified", "USDT", new BigDecimal("1000"), "one-conn-" + uid))));
+                        work.add(pool.submit(() -> money.deposit(new LedgerOp(uid, "unified", "USDT", new BigDecimal("1000"), "one-conn-" + uid))));
                         work.add(pool.submit(() -> {
                             try {
                                 return app.services().positions().open(new PositionService.Open(uid, Category.USDT_FUTURES, "ETHUSDT",
@@ -87,20 +88,30 @@ class OneConnectionPerTransactionTest {
         try (Databases.TestDb db = Databases.create(kind)) {
             Config config = Config.fromEnv(Map.of()).withDb(db.url(), db.user(), "");
             try (Database database = Database.open(config)) {
-                assertThatThrownBy(() -> database.tx(dsl -> database.autoCommit()))
-                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("second pooled connection");
+                // Issue 24: work inside a transaction is handed its Tx; asking for another connection fails at once.
+                assertThatThrownBy(() -> database.tx(tx -> database.autoCommit()))
+                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("pass the Tx");
+                assertThatThrownBy(() -> database.tx(tx -> database.tx(inner -> 1)))
+                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("pass the Tx");
+                assertThatThrownBy(() -> database.tx(tx -> database.read(dsl -> 1)))
+                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("pass the Tx");
                 assertThat(database.autoCommit().fetchOne("select 1").get(0, Integer.class)).isEqualTo(1);
                 // A read session is one connection too, and nothing inside it pretends to be atomic.
                 assertThatThrownBy(() -> database.read(dsl -> database.autoCommit()))
-                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("second pooled connection");
+                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("pass the Tx");
                 assertThatThrownBy(() -> database.read(dsl -> database.tx(t -> 1)))
-                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("inside read()");
-                boolean sameSession = database.read(dsl -> database.dsl() == dsl);
-                boolean readIsATransaction = database.read(dsl -> database.inTransaction());
-                assertThat(readIsATransaction).as("the ledger must not post on a read session").isFalse();
-                boolean joined = database.tx(t -> database.read(dsl -> dsl == t));
+                        .isInstanceOf(IllegalStateException.class).hasMessageContaining("pass the Tx");
+                // Cache fills read on the connection the thread holds: a miss inside a transaction sees its writes.
+                boolean sameSession = database.read(dsl -> database.cacheRead(c -> c == dsl));
+                boolean sameTransaction = database.tx(tx -> database.cacheRead(c -> c == tx.dsl()));
                 assertThat(sameSession).isTrue();
-                assertThat(joined).as("a read inside a transaction joins it").isTrue();
+                assertThat(sameTransaction).isTrue();
+                // After-commit work runs once the commit is done, and not after a rollback.
+                java.util.List<String> ran = new java.util.ArrayList<>();
+                database.tx(tx -> { tx.afterCommit(() -> ran.add("committed")); return null; });
+                assertThatThrownBy(() -> database.tx(tx -> { tx.afterCommit(() -> ran.add("rolled back")); throw new IllegalStateException("no"); }))
+                        .hasMessage("no");
+                assertThat(ran).containsExactly("committed");
             }
         }
     }

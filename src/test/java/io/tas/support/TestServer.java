@@ -39,7 +39,7 @@ public final class TestServer implements AutoCloseable {
     public static TestServer start(Databases.Kind kind, Clock clock, UnaryOperator<Config> configure) {
         Databases.TestDb db = Databases.create(kind);
         try {
-            App app = App.start(configure.apply(config(db, true)), clock, p -> p.apply(demoSeed()));
+            App app = App.start(configure.apply(config(db, true)), clock, a -> a.seeds().apply(demoSeed()));
             return new TestServer(db, app, clock, true, true, configure);
         } catch (RuntimeException e) {
             db.close();
@@ -73,7 +73,7 @@ public final class TestServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        App app = App.start(config(db, rateLimits), clock, p -> p.apply(demo));
+        App app = App.start(config(db, rateLimits), clock, a -> a.seeds().apply(demo));
         return new TestServer(db, app, clock, true, rateLimits);
     }
 
