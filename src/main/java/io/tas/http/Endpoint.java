@@ -9,7 +9,7 @@ import java.util.Set;
 
 /**
  * The endpoint catalog (DESIGN: the single source of truth): spec §4 paths, §5 permissions, §8 limits.
- * Routing, guards, rate limits and the README inventory all derive from these rows.
+ * Routing, guards, rate limits and the inventory (docs/endpoints.md) all derive from these rows.
  */
 public enum Endpoint {
     // §4.1 account

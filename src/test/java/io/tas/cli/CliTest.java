@@ -265,6 +265,10 @@ class CliTest {
         Run r = tas("endpoints");
         assertThat(r.out()).contains("| GET | `/api/v3/account/info` |", "| GET | `/api/v2/spot/public/coins` | public | read | 20/s/IP | beyond spec | done |")
                 .hasLineCount(2 + io.tas.http.Endpoint.values().length); // header, separator, one line a catalog row
+        int rows = io.tas.http.Endpoint.values().length;
+        Run summary = tas("endpoints", "--summary");
+        assertThat(summary.out()).contains("| `/api/v3/account/` |", "| `/api/v2/margin/` | 1 | 0 | 1 |")
+                .contains("| all | " + rows + " | 30 | " + rows + " |");
     }
 
     @Test

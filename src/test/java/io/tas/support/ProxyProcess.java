@@ -41,7 +41,7 @@ public final class ProxyProcess implements AutoCloseable {
 
     /** deploy/nginx/tas.conf in front of the two API ports; extraDirectives go at the start of its location block. */
     public static ProxyProcess nginx(int node1Port, int node2Port, String extraDirectives) throws IOException {
-        Path bin = binary("nginx", "nginx (apt-get install nginx-light; .ci/run does it)");
+        Path bin = binary("nginx", "nginx (./tas test installs it: bin/test-setup)");
         int port = ServerProcess.freePort();
         Path dir = Files.createTempDirectory("tas-nginx");
         String site = shipped("deploy/nginx/tas.conf",
@@ -76,7 +76,7 @@ public final class ProxyProcess implements AutoCloseable {
      * change: more (from, to) pairs for a variant of the shipped file.
      */
     public static ProxyProcess haproxy(int node1Port, int node2Port, String... change) throws IOException, InterruptedException {
-        Path bin = binary("haproxy", "haproxy (apt-get install haproxy; .ci/run does it)");
+        Path bin = binary("haproxy", "haproxy (./tas test installs it: bin/test-setup)");
         int port = ServerProcess.freePort();
         Path dir = Files.createTempDirectory("tas-haproxy");
         String cfg = shipped("deploy/haproxy/tas.cfg", concat(new String[] {
