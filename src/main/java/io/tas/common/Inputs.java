@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * longer than its column 40808 (D34).
  */
 public final class Inputs {
-    /** A ledger coin: upper-case letters and digits (the balance table's key). */
+    /** A ledger coin: upper-case letters and digits (balance.coin is varchar(16)): anything else can never hold a balance. */
     private static final Pattern COIN = Pattern.compile("[A-Z0-9]{1,16}");
     /** A trading pair or contract id as the platform writes them (BTCUSDT, BTCUSD_240628, ...). */
     private static final Pattern SYMBOL = Pattern.compile("[A-Za-z0-9_.-]{1,32}");

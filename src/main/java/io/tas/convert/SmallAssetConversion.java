@@ -83,7 +83,7 @@ public final class SmallAssetConversion {
     public Trade trade(long uid, List<String> fromCoins) {
         if (fromCoins.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, "fromCoinList");
         if (fromCoins.size() > MAX_COINS || new HashSet<>(fromCoins).size() != fromCoins.size()
-                || !fromCoins.stream().allMatch(io.tas.ledger.LedgerTypes::isCoin)) {
+                || !fromCoins.stream().allMatch(io.tas.common.Inputs::isCoin)) {
             throw new ApiException(ErrorCode.PARAM_ERROR, "fromCoinList");
         }
         String token = config.platformToken();

@@ -21,11 +21,6 @@ public final class LedgerTypes {
      */
     public enum Counter { deposit, withdrawal, adjustment, conversion, fee, margin, pnl, funding, loan, insurance, transfer, order, trade }
 
-    private static final java.util.regex.Pattern COIN = java.util.regex.Pattern.compile("[A-Z0-9]{1,16}");
-
-    /** A coin as a balance row stores it (balance.coin is varchar(16)): anything else can never hold a balance. */
-    public static boolean isCoin(String s) { return s != null && COIN.matcher(s).matches(); }
-
     /** One balance row's key. Ordered, so locks are always taken in one order (no deadlocks). */
     public record BalanceKey(long uid, AccountType account, String coin) implements Comparable<BalanceKey> {
         @Override

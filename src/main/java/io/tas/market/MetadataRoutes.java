@@ -8,7 +8,6 @@ import io.tas.http.Endpoint;
 import io.tas.http.Json;
 import io.tas.http.Params;
 import io.tas.http.Routes;
-import io.tas.ledger.LedgerTypes;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -132,7 +131,7 @@ public final class MetadataRoutes implements Routes.Feature {
                 coins.add(i.quoteCoin());
             }
         }
-        coins.removeIf(c -> !LedgerTypes.isCoin(c));
+        coins.removeIf(c -> !io.tas.common.Inputs.isCoin(c));
         return List.copyOf(coins);
     }
 

@@ -133,7 +133,7 @@ public final class PositionHistory {
         Category category = parse(() -> Category.fromWire(required(r.category(), at + "category")), at + "category");
         if (!category.isFutures()) throw new ApiException(ErrorCode.PARAM_ERROR, at + "category");
         String symbol = required(r.symbol(), at + "symbol");
-        if (!symbol.matches("[A-Za-z0-9_.-]{1,32}")) throw new ApiException(ErrorCode.PARAM_ERROR, at + "symbol");
+        io.tas.common.Inputs.symbol(at + "symbol", symbol);
         Instrument inst;
         try {
             inst = market.instrument(category, symbol);
@@ -141,7 +141,7 @@ public final class PositionHistory {
             throw failed(at + "symbol", symbol + " is not a " + category.wire() + " instrument");
         }
         String marginCoin = r.marginCoin() == null ? inst.marginCoin() : r.marginCoin();
-        if (!io.tas.ledger.LedgerTypes.isCoin(marginCoin)) throw new ApiException(ErrorCode.PARAM_ERROR, at + "marginCoin");
+        if (!io.tas.common.Inputs.isCoin(marginCoin)) throw new ApiException(ErrorCode.PARAM_ERROR, at + "marginCoin");
         HoldSide side = parse(() -> HoldSide.fromWire(required(r.holdSide(), at + "holdSide")), at + "holdSide");
         MarginMode marginMode = r.marginMode() == null ? MarginMode.crossed : parse(() -> MarginMode.valueOf(r.marginMode()), at + "marginMode");
         HoldMode posMode = r.posMode() == null ? HoldMode.one_way_mode : parse(() -> HoldMode.valueOf(r.posMode()), at + "posMode");

@@ -10,13 +10,11 @@ import io.tas.http.Endpoint;
 import io.tas.http.Json;
 import io.tas.http.Params;
 import io.tas.http.Routes;
-import io.tas.ledger.LedgerTypes;
 import io.tas.market.MarketService;
 
 import java.math.BigDecimal;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 
 /** §4.4 position rows: v3 history (§2.14), v2 current (§2.15) and v2 history (§2.16). Every field is a string. */
 public final class PositionRoutes implements Routes.Feature {
@@ -189,18 +187,8 @@ public final class PositionRoutes implements Routes.Feature {
     }
 
     /** A coin; a lower-case one is normalised (decision: usdt is USDT). */
-    private static String coin(Params p, String name) {
-        String c = upper(p.get(name), name);
-        if (!LedgerTypes.isCoin(c)) throw new ApiException(ErrorCode.PARAM_ERROR, name);
-        return c;
-    }
+    private static String coin(Params p, String name) { return io.tas.common.Inputs.coinParam(name, p.get(name)); }
 
-    private static String upper(String s) { return upper(s, "symbol"); }
-
-    private static String upper(String s, String name) {
-        if (s == null) return null;
-        String u = s.toUpperCase(Locale.ROOT);
-        if (!u.matches("[A-Z0-9_.-]{1,32}")) throw new ApiException(ErrorCode.PARAM_ERROR, name);
-        return u;
-    }
+    /** An optional symbol, upper-cased (Inputs.symbolParam); absent stays null. */
+    private static String upper(String s) { return s == null ? null : io.tas.common.Inputs.symbolParam("symbol", s); }
 }

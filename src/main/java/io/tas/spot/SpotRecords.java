@@ -4,10 +4,10 @@ import io.tas.account.Account;
 import io.tas.account.AccountEnums.AccountKind;
 import io.tas.account.AccountService;
 import io.tas.common.TimeWindow;
+import io.tas.common.Inputs;
 import io.tas.error.ApiException;
 import io.tas.error.ErrorCode;
 import io.tas.ledger.Ledger;
-import io.tas.ledger.LedgerTypes;
 import io.tas.spot.RecordInputs.FeeInput;
 import io.tas.spot.RecordInputs.FillInput;
 import io.tas.spot.RecordInputs.WithdrawalInput;
@@ -174,8 +174,8 @@ public final class SpotRecords {
         long tradeId = id(p + "tradeId", r.tradeId());
         long orderId = id(p + "orderId", r.orderId());
         String symbol = text(p + "symbol", r.symbol(), SYMBOL);
-        String orderType = oneOf(p + "orderType", r.orderType() == null ? "limit" : r.orderType(), ORDER_TYPES);
-        String side = oneOf(p + "side", r.side(), SIDES);
+        String orderType = Inputs.oneOf(p + "orderType", r.orderType() == null ? "limit" : r.orderType(), ORDER_TYPES);
+        String side = Inputs.oneOf(p + "side", r.side(), SIDES);
         BigDecimal price = positive(p + "priceAvg", r.priceAvg());
         BigDecimal size = positive(p + "size", r.size());
         // §2.17 amount is the total trading amount: priceAvg x size exactly (issue 9's consistency rule).
@@ -185,15 +185,15 @@ public final class SpotRecords {
             throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, p + "amount " + amount.toPlainString() + " is not priceAvg x size = " + product.toPlainString());
         }
         Ledger.checkAmount(p + "amount", product);
-        String scope = oneOf(p + "tradeScope", r.tradeScope() == null ? "taker" : r.tradeScope(), SCOPES);
+        String scope = Inputs.oneOf(p + "tradeScope", r.tradeScope() == null ? "taker" : r.tradeScope(), SCOPES);
         FeeInput fee = r.feeDetail();
         if (fee == null) throw new ApiException(ErrorCode.PARAM_EMPTY, p + "feeDetail");
-        String deduction = oneOf(p + "feeDetail.deduction", fee.deduction() == null ? "no" : fee.deduction(), DEDUCTIONS);
-        String feeCoin = coin(p + "feeDetail.feeCoin", fee.feeCoin());
+        String deduction = Inputs.oneOf(p + "feeDetail.deduction", fee.deduction() == null ? "no" : fee.deduction(), DEDUCTIONS);
+        String feeCoin = Inputs.coin(p + "feeDetail.feeCoin", fee.feeCoin());
         BigDecimal deducted = fee.totalDeductionFee() == null ? BigDecimal.ZERO : Ledger.checkAmount(p + "feeDetail.totalDeductionFee", fee.totalDeductionFee());
         BigDecimal total = fee.totalFee() == null ? BigDecimal.ZERO : Ledger.checkAmount(p + "feeDetail.totalFee", fee.totalFee());
         // A classic account's fills are read as §2.17 spot fills only; a unified account's may be of any v3 category (§9).
-        String category = oneOf(p + "category", r.category() == null ? "SPOT" : r.category(), CATEGORIES);
+        String category = Inputs.oneOf(p + "category", r.category() == null ? "SPOT" : r.category(), CATEGORIES);
         if (kind == AccountKind.CLASSIC && !category.equals("SPOT")) {
             throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, p + "category " + category + ": a CLASSIC account's fills are SPOT fills");
         }
@@ -207,18 +207,18 @@ public final class SpotRecords {
         String p = "records[" + i + "].";
         if (r == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "records[" + i + "]");
         long orderId = id(p + "orderId", r.orderId());
-        String coin = coin(p + "coin", r.coin());
-        String type = oneOf(p + "type", r.type() == null ? "withdraw" : r.type(), Set.of("withdraw")); // §2.18: fixed value
-        String dest = oneOf(p + "dest", r.dest() == null ? "on_chain" : r.dest(), DESTS);
+        String coin = Inputs.coin(p + "coin", r.coin());
+        String type = Inputs.oneOf(p + "type", r.type() == null ? "withdraw" : r.type(), Set.of("withdraw")); // §2.18: fixed value
+        String dest = Inputs.oneOf(p + "dest", r.dest() == null ? "on_chain" : r.dest(), DESTS);
         BigDecimal size = positive(p + "size", r.size());
         BigDecimal fee = r.fee() == null ? BigDecimal.ZERO : Ledger.checkAmount(p + "fee", r.fee());
         if (fee.signum() < 0) throw new ApiException(ErrorCode.PARAM_ERROR, p + "fee");
-        String status = oneOf(p + "status", r.status() == null ? "success" : r.status(), STATUSES);
+        String status = Inputs.oneOf(p + "status", r.status() == null ? "success" : r.status(), STATUSES);
         String confirm = r.confirm() == null ? "0" : text(p + "confirm", r.confirm(), DIGITS);
         long[] t = times(p, r.cTime(), r.uTime(), r.ago(), now);
-        return new Withdrawal(uid, orderId, optional(p + "tradeId", r.tradeId(), 128), coin, optional(p + "clientOid", r.clientOid(), 64),
-                type, dest, size, fee, status, optional(p + "fromAddress", r.fromAddress(), 128), optional(p + "toAddress", r.toAddress(), 128),
-                optional(p + "chain", r.chain(), 32), confirm, optional(p + "tag", r.tag(), 64), t[0], t[1]);
+        return new Withdrawal(uid, orderId, Inputs.text(p + "tradeId", r.tradeId(), 128), coin, Inputs.text(p + "clientOid", r.clientOid(), 64),
+                type, dest, size, fee, status, Inputs.text(p + "fromAddress", r.fromAddress(), 128), Inputs.text(p + "toAddress", r.toAddress(), 128),
+                Inputs.text(p + "chain", r.chain(), 32), confirm, Inputs.text(p + "tag", r.tag(), 64), t[0], t[1]);
     }
 
     /** cTime (or now - ago, or now) and uTime (default cTime); cTime <= uTime. */
@@ -263,23 +263,8 @@ public final class SpotRecords {
         return v;
     }
 
-    static String optional(String name, String v, int max) {
-        if (v == null) return "";
-        if (v.length() > max) throw new ApiException(ErrorCode.PARAM_VERIFICATION_EXCEPTION, name + " is longer than " + max + " characters");
-        return v;
-    }
 
-    static String oneOf(String name, String v, Set<String> allowed) {
-        if (v == null || v.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, name);
-        if (!allowed.contains(v)) throw new ApiException(ErrorCode.PARAM_ERROR, name);
-        return v;
-    }
 
-    static String coin(String name, String v) {
-        if (v == null || v.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, name);
-        if (!LedgerTypes.isCoin(v)) throw new ApiException(ErrorCode.PARAM_ERROR, name);
-        return v;
-    }
 
     static BigDecimal positive(String name, BigDecimal v) {
         Ledger.checkAmount(name, v);

@@ -3,6 +3,7 @@ package io.tas.spot;
 import io.tas.account.Account;
 import io.tas.account.AccountEnums.AccountKind;
 import io.tas.account.AccountService;
+import io.tas.common.Inputs;
 import io.tas.common.TimeWindow;
 import io.tas.error.ApiException;
 import io.tas.error.ErrorCode;
@@ -14,7 +15,6 @@ import java.math.BigDecimal;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 import static io.tas.spot.SpotRecords.*;
@@ -73,8 +73,8 @@ public final class UnifiedRecords {
         return db.read(dsl -> deposits.page(dsl, uid, upper(q.coin()), q.orderId(), w.from(), w.to(), q.cursor(), q.limit()));
     }
 
-    /** The platform's examples show lower-case coins ("usdt"); the ledger's coins are upper case. */
-    private static String upper(String coin) { return coin == null ? null : coin.toUpperCase(Locale.ROOT); }
+    /** The platform's examples show lower-case coins ("usdt"); the ledger's coins are upper case (Inputs.coinParam). */
+    private static String upper(String coin) { return coin == null ? null : io.tas.common.Inputs.coinParam("coin", coin); }
 
     // --- deposit ingestion
 
@@ -138,14 +138,14 @@ public final class UnifiedRecords {
         String p = "records[" + i + "].";
         if (r == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "records[" + i + "]");
         long orderId = id(p + "orderId", r.orderId());
-        String coin = coin(p + "coin", r.coin());
-        oneOf(p + "type", r.type() == null ? "deposit" : r.type(), Set.of("deposit")); // §10: always deposit
-        String dest = oneOf(p + "dest", r.dest() == null ? "on_chain" : r.dest(), DESTS);
+        String coin = Inputs.coin(p + "coin", r.coin());
+        Inputs.oneOf(p + "type", r.type() == null ? "deposit" : r.type(), Set.of("deposit")); // §10: always deposit
+        String dest = Inputs.oneOf(p + "dest", r.dest() == null ? "on_chain" : r.dest(), DESTS);
         BigDecimal size = positive(p + "size", r.size());
-        String status = oneOf(p + "status", r.status() == null ? "success" : r.status(), STATUSES);
+        String status = Inputs.oneOf(p + "status", r.status() == null ? "success" : r.status(), STATUSES);
         long[] t = times(p, "createdTime", "updatedTime", r.createdTime(), r.updatedTime(), r.ago(), now);
-        return new Deposit(uid, orderId, optional(p + "recordId", r.recordId(), 128), coin, dest, size, status,
-                optional(p + "fromAddress", r.fromAddress(), 128), optional(p + "toAddress", r.toAddress(), 128),
-                optional(p + "chain", r.chain(), 32), t[0], t[1]);
+        return new Deposit(uid, orderId, Inputs.text(p + "recordId", r.recordId(), 128), coin, dest, size, status,
+                Inputs.text(p + "fromAddress", r.fromAddress(), 128), Inputs.text(p + "toAddress", r.toAddress(), 128),
+                Inputs.text(p + "chain", r.chain(), 32), t[0], t[1]);
     }
 }
