@@ -98,6 +98,16 @@ class AuthApiTest {
         assertError(bad, "40009");
     }
 
+    /** Issue 24 item 8: a signature over `cursor=…&limit=1` does not cover one parameter cursor = "…&limit=1". */
+    @Test
+    void aSignedQueryCannotBeReplayedWithOtherParameters() {
+        String ts = Long.toString(server.clock.millis());
+        String sign = Signature.sign(Credentials.MAIN_RW.secret(), ts, "GET", "/api/v3/user/sub-list", "cursor=1000000009&limit=1", "");
+        Reply r = ApiClient.raw(server.baseUrl() + "/api/v3/user/sub-list?cursor=1000000009%26limit%3D1", "GET", "",
+                "ACCESS-KEY", Credentials.MAIN_RW.key(), "ACCESS-SIGN", sign, "ACCESS-TIMESTAMP", ts, "ACCESS-PASSPHRASE", "DemoPass1");
+        assertError(r, "40009");
+    }
+
     @Test
     void ipAllowListRejectsOtherAddresses() {
         assertError(info(Credentials.MAIN_IP), "40018");
