@@ -53,6 +53,7 @@ import io.tas.position.PositionService;
 import io.tas.risk.DeltaNeutral;
 import io.tas.risk.MaxWithdrawal;
 import io.tas.risk.RiskRoutes;
+import io.tas.ratelimit.FailureLimit;
 import io.tas.ratelimit.RateLimiter;
 import io.tas.reality.RealityConfig;
 import io.tas.ops.Health;
@@ -181,7 +182,7 @@ public final class App implements AutoCloseable {
                     SwitchCheck.workingRealityOrders(reality)));
             // §8 buckets in this process, or shared by every node through Redis (TAS_REDIS_URL, D85).
             RateLimiter limiter = new RateLimiter(config.rateLimitsEnabled(), clock, config.redisUrl() == null ? null
-                    : new RateLimiter.RedisSettings(config.redisUrl(), config.redisKeyPrefix(), config.redisTimeout()));
+                    : new RateLimiter.RedisSettings(config.redisUrl(), config.redisKeyPrefix(), config.redisTimeout(), config.rateLimitNodes()));
             opened.push(limiter);
             edgeMetrics(metrics, keys, limiter);
 
@@ -189,7 +190,12 @@ public final class App implements AutoCloseable {
             Clock signatures = clock instanceof SandboxClock sandboxClock ? sandboxClock.machine() : clock;
             Routes routes = routes(features(accounts, market, signatures, conversion, loans, maxWithdrawal, leverage, deltaNeutral, switches,
                     positions, positionHistory, strategies, copyTrading, spot, ledger, prices, unifiedRecords, reality));
-            RequestPipeline pipeline = new RequestPipeline(routes, new Authenticator(keys, accounts, signatures, config.timestampWindow()),
+            // D122: failed authentications limited per IP and per key, unless every limit is off (TAS_RATE_LIMITS=off).
+            Authenticator authenticator = config.rateLimitsEnabled()
+                    ? new Authenticator(keys, accounts, signatures, config.timestampWindow(),
+                            new FailureLimit(config.authFailuresPerIp(), clock), new FailureLimit(config.passphraseFailuresPerKey(), clock))
+                    : new Authenticator(keys, accounts, signatures, config.timestampWindow());
+            RequestPipeline pipeline = new RequestPipeline(routes, authenticator,
                     accounts, limiter, clock, config.maxBodyBytes(), metrics, TrustedProxies.parse(config.trustedProxies()));
             Provisioning provisioning = new Provisioning(db, clock, accounts, keys, market, limiter, ledger, loans, positions,
                     positionHistory, strategies, copyTrading, spot, unifiedRecords, reality);
@@ -296,9 +302,9 @@ public final class App implements AutoCloseable {
         // tas_rate_limit_rejections_total (by row, limit scope and reason) is counted by the RequestPipeline, which knows the row.
         if (limiter.shared()) {
             FunctionCounter.builder("tas_rate_limit_redis_failures_total", limiter, RateLimiter::unavailableAllowed).tag("policy", "allowed")
-                    .description("requests whose bucket Redis could not answer in time, by what the row's policy did (D85)").register(metrics);
+                    .description("requests whose bucket Redis could not answer in time, by what this node's share of the quota decided (D124)").register(metrics);
             FunctionCounter.builder("tas_rate_limit_redis_failures_total", limiter, RateLimiter::unavailableRejected).tag("policy", "rejected")
-                    .description("requests whose bucket Redis could not answer in time, by what the row's policy did (D85)").register(metrics);
+                    .description("requests whose bucket Redis could not answer in time, by what this node's share of the quota decided (D124)").register(metrics);
             Gauge.builder("tas_rate_limit_redis_up", limiter, RateLimiter::redisUp).strongReference(true)
                     .description("1 while the shared rate-limit buckets in Redis answer, 0 while they do not").register(metrics);
         }

@@ -256,10 +256,16 @@ public final class ApiKeyService {
 
         public Signature signature() { return signature; }
 
-        public boolean passphraseMatches(String passphrase) {
-            byte[] given = passphrase.getBytes(StandardCharsets.UTF_8);
+        /** Whether the passphrase is the one the slow check already matched: one constant-time compare. */
+        public boolean passphraseVerified(String passphrase) {
             byte[] known = verified;
-            if (known != null && MessageDigest.isEqual(known, given)) return true;
+            return known != null && MessageDigest.isEqual(known, passphrase.getBytes(StandardCharsets.UTF_8));
+        }
+
+        /** The fast check, else the slow PBKDF2 one (counted); a match makes the fast one hold from then on. */
+        public boolean passphraseMatches(String passphrase) {
+            if (passphraseVerified(passphrase)) return true;
+            byte[] given = passphrase.getBytes(StandardCharsets.UTF_8);
             slowHashes.increment();
             if (!PassphraseHash.matches(passphrase, salt, hash)) return false;
             verified = given;
