@@ -47,6 +47,7 @@ import io.tas.position.PositionRoutes;
 import io.tas.position.PositionService;
 import io.tas.risk.MaxWithdrawal;
 import io.tas.risk.RiskRoutes;
+import io.tas.ratelimit.FailureLimit;
 import io.tas.ratelimit.RateLimiter;
 import io.tas.reality.RealityConfig;
 import io.tas.ops.Health;
@@ -145,12 +146,17 @@ public final class App implements AutoCloseable {
             d.closeables().reversed().forEach(opened::push);
             // §8 buckets in this process, or shared by every node through Redis (TAS_REDIS_URL, D85).
             RateLimiter limiter = new RateLimiter(config.rateLimitsEnabled(), clock, config.redisUrl() == null ? null
-                    : new RateLimiter.RedisSettings(config.redisUrl(), config.redisKeyPrefix(), config.redisTimeout()));
+                    : new RateLimiter.RedisSettings(config.redisUrl(), config.redisKeyPrefix(), config.redisTimeout(), config.rateLimitNodes()));
             opened.push(limiter);
             edgeMetrics(metrics, d.keys, limiter);
 
             Routes routes = routes(d);
-            RequestPipeline pipeline = new RequestPipeline(routes, new Authenticator(d.keys, d.accounts, d.signatures, config.timestampWindow()),
+            // D122: failed authentications limited per IP and per key, unless every limit is off (TAS_RATE_LIMITS=off).
+            Authenticator authenticator = config.rateLimitsEnabled()
+                    ? new Authenticator(d.keys, d.accounts, d.signatures, config.timestampWindow(),
+                            new FailureLimit(config.authFailuresPerIp(), clock), new FailureLimit(config.passphraseFailuresPerKey(), clock))
+                    : new Authenticator(d.keys, d.accounts, d.signatures, config.timestampWindow());
+            RequestPipeline pipeline = new RequestPipeline(routes, authenticator,
                     d.accounts, limiter, clock, config.maxBodyBytes(), metrics, TrustedProxies.parse(config.trustedProxies()));
             AdminSurface adminSurface = adminSurface(config, clock, db, changes, jobs, limiter, d);
             AdminRoutes admin = new AdminRoutes(adminSurface, d.keys, config.adminToken(), clock, metrics,
@@ -257,9 +263,9 @@ public final class App implements AutoCloseable {
         // tas_rate_limit_rejections_total (by row, limit scope and reason) is counted by the RequestPipeline, which knows the row.
         if (limiter.shared()) {
             FunctionCounter.builder("tas_rate_limit_redis_failures_total", limiter, RateLimiter::unavailableAllowed).tag("policy", "allowed")
-                    .description("requests whose bucket Redis could not answer in time, by what the row's policy did (D85)").register(metrics);
+                    .description("requests whose bucket Redis could not answer in time, by what this node's share of the quota decided (D124)").register(metrics);
             FunctionCounter.builder("tas_rate_limit_redis_failures_total", limiter, RateLimiter::unavailableRejected).tag("policy", "rejected")
-                    .description("requests whose bucket Redis could not answer in time, by what the row's policy did (D85)").register(metrics);
+                    .description("requests whose bucket Redis could not answer in time, by what this node's share of the quota decided (D124)").register(metrics);
             Gauge.builder("tas_rate_limit_redis_up", limiter, RateLimiter::redisUp).strongReference(true)
                     .description("1 while the shared rate-limit buckets in Redis answer, 0 while they do not").register(metrics);
         }

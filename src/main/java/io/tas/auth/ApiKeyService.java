@@ -19,6 +19,9 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -47,14 +50,24 @@ public final class ApiKeyService {
     private final SecretCipher cipher;
     private final AccountService accounts;
     private final ChangeFeed changes;
-    private final ApiKeyStore store = new ApiKeyStore();
+    private final ApiKeyStore store;
     private final Cache<String, ResolvedKey> cache;
     private final KeyIndex index = new KeyIndex();
+    /** The database read in flight per key: concurrent requests for one key share it. */
+    private final ConcurrentMap<String, CompletableFuture<Optional<ResolvedKey>>> loading = new ConcurrentHashMap<>();
+    /** Counts invalidations: a read that began before one does not cache what it read. */
+    private final AtomicLong invalidations = new AtomicLong();
     private final AtomicLong nextIndexRetry = new AtomicLong();
     private final LongAdder storeLookups = new LongAdder();
     private final LongAdder passphraseHashes = new LongAdder();
 
     public ApiKeyService(Database db, Clock clock, SecretCipher cipher, AccountService accounts, ChangeFeed changes) {
+        this(db, clock, cipher, accounts, changes, new ApiKeyStore());
+    }
+
+    /** With the SQL of the given store (tests slow one key's read down). */
+    ApiKeyService(Database db, Clock clock, SecretCipher cipher, AccountService accounts, ChangeFeed changes, ApiKeyStore store) {
+        this.store = store;
         this.db = db;
         this.clock = clock;
         this.cipher = cipher;
@@ -68,15 +81,20 @@ public final class ApiKeyService {
 
     private void onChange(String topic) {
         if (topic.equals(ChangeFeed.EVERYTHING)) {
-            cache.invalidateAll();
-            reloadIndexQuietly();
+            invalidateAll();
         } else if (topic.startsWith(CREATED)) {
             index.add(topic.substring(CREATED.length()));
         } else if (topic.startsWith(REVOKED)) {
             String key = topic.substring(REVOKED.length());
             index.remove(key);
-            cache.invalidate(key);
+            invalidate(key);
         }
+    }
+
+    /** Drops a cached key; a read in flight for it then answers its own request but is not cached (see load). */
+    private void invalidate(String accessKey) {
+        invalidations.incrementAndGet();
+        cache.invalidate(accessKey);
     }
 
     /** The only time the secret is returned. */
@@ -110,7 +128,7 @@ public final class ApiKeyService {
             return revoked;
         });
         if (done) index.remove(accessKey);
-        cache.invalidate(accessKey);
+        invalidate(accessKey);
         return done;
     }
 
@@ -121,8 +139,10 @@ public final class ApiKeyService {
     /**
      * A live key ready to verify requests, or empty when unknown or revoked. A key outside the index costs
      * nothing while the change feed is in sync (otherwise another node's new key could be missing from it).
-     * One reload per key at a time (compute), and a reload keeps the passphrase already verified when the
-     * stored hash is unchanged, so a TTL expiry under load never turns into a burst of slow PBKDF2 checks.
+     * One database read per key at a time (the others wait for it), run outside any lock: a slow read of one key
+     * never holds up another's (it ran inside the cache map's compute, which locks a whole bin of keys). A reload
+     * keeps the passphrase already verified when the stored hash is unchanged, so a TTL expiry under load never
+     * turns into a burst of slow PBKDF2 checks.
      */
     public Optional<ResolvedKey> resolve(String accessKey) {
         if (!index.mayBeLive(accessKey) && changes.inSync()) return Optional.empty();
@@ -130,21 +150,53 @@ public final class ApiKeyService {
         long now = clock.millis();
         ResolvedKey cached = cache.getIfPresent(accessKey);
         if (cached != null && cached.fresh(now)) return Optional.of(cached);
-        ResolvedKey resolved = cache.asMap().compute(accessKey, (k, old) -> {
-            if (old != null && old.fresh(now)) return old;
-            storeLookups.increment();
-            Optional<StoredKey> stored = db.read(dsl -> store.find(dsl, k)).filter(s -> !s.key().revoked());
-            if (stored.isEmpty()) return null;
-            StoredKey s = stored.get();
-            if (old != null && old.hash.equals(s.passphraseHash())) return old.refreshed(s.key(), now);
-            return new ResolvedKey(s.key(), new Signature(cipher.decrypt(s.secretCipher())), s.passphraseSalt(),
-                    s.passphraseHash(), now, null, passphraseHashes);
-        });
-        return Optional.ofNullable(resolved);
+        CompletableFuture<Optional<ResolvedKey>> mine = new CompletableFuture<>();
+        CompletableFuture<Optional<ResolvedKey>> running = loading.putIfAbsent(accessKey, mine);
+        if (running != null) return awaited(running); // the read in flight answers for this request too
+        try {
+            Optional<ResolvedKey> loaded = load(accessKey, cached, now);
+            mine.complete(loaded);
+            return loaded;
+        } catch (RuntimeException | Error e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            loading.remove(accessKey, mine);
+        }
+    }
+
+    /** The outcome of another request's read: its value, or its failure as that request saw it (say, the database's). */
+    private static Optional<ResolvedKey> awaited(CompletableFuture<Optional<ResolvedKey>> running) {
+        try {
+            return running.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            if (e.getCause() instanceof Error r) throw r;
+            throw e;
+        }
+    }
+
+    /** Reads the key and caches it, unless a revocation or reset came while it read (the read may predate it). */
+    private Optional<ResolvedKey> load(String accessKey, ResolvedKey old, long now) {
+        long generation = invalidations.get();
+        storeLookups.increment();
+        Optional<StoredKey> stored = db.read(dsl -> store.find(dsl, accessKey)).filter(s -> !s.key().revoked());
+        if (stored.isEmpty()) {
+            if (old != null) cache.asMap().remove(accessKey, old);
+            return Optional.empty();
+        }
+        StoredKey s = stored.get();
+        ResolvedKey fresh = old != null && old.hash.equals(s.passphraseHash()) ? old.refreshed(s.key(), now)
+                : new ResolvedKey(s.key(), new Signature(cipher.decrypt(s.secretCipher())), s.passphraseSalt(),
+                        s.passphraseHash(), now, null, passphraseHashes);
+        // No I/O in here: the map's lock is held only to compare and store.
+        cache.asMap().compute(accessKey, (k, current) -> invalidations.get() == generation ? fresh : current);
+        return Optional.of(fresh);
     }
 
     /** After a reset or a seed that rolled back: nothing cached survives, and the index is read again. */
     public void invalidateAll() {
+        invalidations.incrementAndGet();
         cache.invalidateAll();
         reloadIndexQuietly();
     }
@@ -205,10 +257,16 @@ public final class ApiKeyService {
 
         public Signature signature() { return signature; }
 
-        public boolean passphraseMatches(String passphrase) {
-            byte[] given = passphrase.getBytes(StandardCharsets.UTF_8);
+        /** Whether the passphrase is the one the slow check already matched: one constant-time compare. */
+        public boolean passphraseVerified(String passphrase) {
             byte[] known = verified;
-            if (known != null && MessageDigest.isEqual(known, given)) return true;
+            return known != null && MessageDigest.isEqual(known, passphrase.getBytes(StandardCharsets.UTF_8));
+        }
+
+        /** The fast check, else the slow PBKDF2 one (counted); a match makes the fast one hold from then on. */
+        public boolean passphraseMatches(String passphrase) {
+            if (passphraseVerified(passphrase)) return true;
+            byte[] given = passphrase.getBytes(StandardCharsets.UTF_8);
             slowHashes.increment();
             if (!PassphraseHash.matches(passphrase, salt, hash)) return false;
             verified = given;

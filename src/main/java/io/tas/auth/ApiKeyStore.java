@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
 import static io.tas.store.generated.Tables.API_KEY;
 
 /** SQL for API keys. */
-final class ApiKeyStore {
+class ApiKeyStore {
 
     /** A key row with its protected material, for the service only. */
     record StoredKey(ApiKey key, String secretCipher, String passphraseSalt, String passphraseHash) {}

@@ -6,6 +6,7 @@ import io.tas.account.AccountService;
 import io.tas.auth.ApiKeyService.ResolvedKey;
 import io.tas.error.ApiException;
 import io.tas.error.ErrorCode;
+import io.tas.ratelimit.FailureLimit;
 
 import java.net.InetAddress;
 import java.time.Clock;
@@ -14,18 +15,30 @@ import java.time.Duration;
 /**
  * DESIGN request path, auth step: headers -> key -> timestamp window -> signature -> passphrase ->
  * IP allow-list -> account status. Each failure is the real platform's code (wire facts §3 "Condition -> code").
+ * Failures that cost work (40006 a key lookup, 40009 a MAC, 40012 a PBKDF2) are limited per client IP, and wrong
+ * passphrases per key too (D122): past the limit the answer is the §8 429, given before that work is done.
  */
 public final class Authenticator {
     private final ApiKeyService keys;
     private final AccountService accounts;
     private final Clock clock;
     private final long windowMs;
+    private final FailureLimit perIp;   // null: failures are not limited
+    private final FailureLimit perKey;
 
+    /** Failures not limited (tests that count them, and TAS_RATE_LIMITS=off). */
     public Authenticator(ApiKeyService keys, AccountService accounts, Clock clock, Duration window) {
+        this(keys, accounts, clock, window, null, null);
+    }
+
+    /** Failed authentications limited per IP (40006, 40009, 40012) and wrong passphrases per key as well (D122). */
+    public Authenticator(ApiKeyService keys, AccountService accounts, Clock clock, Duration window, FailureLimit perIp, FailureLimit perKey) {
         this.keys = keys;
         this.accounts = accounts;
         this.clock = clock;
         this.windowMs = window.toMillis();
+        this.perIp = perIp;
+        this.perKey = perKey;
     }
 
     public Caller authenticate(SignedRequest r) {
@@ -34,7 +47,8 @@ public final class Authenticator {
         if (blank(r.timestamp())) throw new ApiException(ErrorCode.ACCESS_TIMESTAMP_INVALID);
         if (blank(r.passphrase())) throw new ApiException(ErrorCode.ACCESS_PASSPHRASE_EMPTY);
 
-        ResolvedKey key = keys.resolve(r.accessKey()).orElseThrow(() -> new ApiException(ErrorCode.ACCESS_KEY_INVALID));
+        if (perIp != null && perIp.exhausted(String.valueOf(r.clientIp()))) throw new ApiException(ErrorCode.TOO_MANY_REQUESTS);
+        ResolvedKey key = keys.resolve(r.accessKey()).orElseThrow(() -> failed(r, ErrorCode.ACCESS_KEY_INVALID));
 
         long ts = parseTimestamp(r.timestamp());
         if (Math.abs(clock.millis() - ts) > windowMs) throw new ApiException(ErrorCode.TIMESTAMP_EXPIRED);
@@ -42,10 +56,17 @@ public final class Authenticator {
         // The signature before the passphrase: the slow passphrase hash then runs only for callers who hold the
         // secret, and a caller without it learns nothing about the passphrase (40009 either way).
         if (!key.signature().verify(r.sign(), r.timestamp(), r.method(), r.rawPath(), r.rawQuery(), r.body())) {
-            throw new ApiException(ErrorCode.SIGNATURE_ERROR);
+            throw failed(r, ErrorCode.SIGNATURE_ERROR);
         }
 
-        if (!key.passphraseMatches(r.passphrase())) throw new ApiException(ErrorCode.PASSPHRASE_INCORRECT);
+        if (!key.passphraseVerified(r.passphrase())) {
+            // The slow check: someone who holds the secret may guess passphrases from many IPs, so per key too.
+            if (perKey != null && perKey.exhausted(r.accessKey())) throw new ApiException(ErrorCode.TOO_MANY_REQUESTS);
+            if (!key.passphraseMatches(r.passphrase())) {
+                if (perKey != null) perKey.failed(r.accessKey());
+                throw failed(r, ErrorCode.PASSPHRASE_INCORRECT);
+            }
+        }
 
         if (!ipAllowed(key.key(), r.clientIp())) throw new ApiException(ErrorCode.INVALID_IP);
 
@@ -53,6 +74,18 @@ public final class Authenticator {
         if (account.status() == AccountStatus.frozen) throw new ApiException(ErrorCode.USER_STATUS_ABNORMAL);
         return new Caller(key.key(), account);
     }
+
+    /** The failure's answer, counted against the caller's IP. */
+    private ApiException failed(SignedRequest r, ErrorCode code) {
+        if (perIp != null) perIp.failed(String.valueOf(r.clientIp()));
+        return new ApiException(code);
+    }
+
+    /** Requests refused with 429 because their IP had used up its failed authentications (D122; a metric). */
+    public long refusedByIp() { return perIp == null ? 0 : perIp.refused(); }
+
+    /** Requests refused with 429 because their key had used up its wrong passphrases (D122; a metric). */
+    public long refusedByKey() { return perKey == null ? 0 : perKey.refused(); }
 
     private static long parseTimestamp(String s) {
         // Unix milliseconds as decimal digits (wire facts §1.1); anything else is 40005.

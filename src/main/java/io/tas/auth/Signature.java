@@ -15,8 +15,9 @@ import java.util.List;
 /**
  * ACCESS-SIGN as the platform computes it (wire facts §1.1): Base64(HMAC-SHA256(secret,
  * timestamp + METHOD + path + ["?" + query] + body)). Clients differ in how they put the query into
- * the prehash (§1.2), so a request verifies over the raw query as sent or the decoded query with its
- * keys sorted. The body is always the exact bytes received.
+ * the prehash (§1.2): bitget-api signs the query exactly as it sends it (encoded), ccxt signs its parameters
+ * decoded with keys sorted and sends them encoded. So a request verifies over the raw query as sent, or over
+ * {@link #decodedSortedQuery} when that form names the same parameters. The body is always the exact bytes received.
  */
 public final class Signature {
     private final Mac prototype;
@@ -41,7 +42,7 @@ public final class Signature {
         byte[] given = signatureB64.trim().getBytes(StandardCharsets.US_ASCII);
         if (MessageDigest.isEqual(given, base64(mac(prehash(timestamp, method, rawPath, rawQuery), body)))) return true;
         String sorted = decodedSortedQuery(rawQuery);
-        return !sorted.equals(rawQuery == null ? "" : rawQuery)
+        return sorted != null && !sorted.equals(rawQuery == null ? "" : rawQuery)
                 && MessageDigest.isEqual(given, base64(mac(prehash(timestamp, method, rawPath, sorted), body)));
     }
 
@@ -52,6 +53,13 @@ public final class Signature {
         return query == null || query.isEmpty() ? timestamp + method + path : timestamp + method + path + "?" + query;
     }
 
+    /**
+     * The second prehash form (ccxt's): the parameters exactly as the handler reads them (QueryString.decode), keys
+     * sorted (stably, so repeated keys keep their order and the first still wins), joined without encoding. Null when
+     * that string, read as a query, names other parameters: a key or value holding '&', a key holding '=', or a '%xx'
+     * or '+' that decoding would change. `?a=1%26b%3D2` (a = "1&b=2") would otherwise verify with the signature of
+     * `?a=1&b=2`. A signed string therefore always means one parameter list, whichever form it verified in.
+     */
     public static String decodedSortedQuery(String rawQuery) {
         List<QueryString.Pair> pairs = new ArrayList<>(QueryString.decode(rawQuery));
         pairs.sort(Comparator.comparing(QueryString.Pair::key));
@@ -60,7 +68,8 @@ public final class Signature {
             if (!sb.isEmpty()) sb.append('&');
             sb.append(p.key()).append('=').append(p.value());
         }
-        return sb.toString();
+        String joined = sb.toString();
+        return QueryString.decode(joined).equals(pairs) ? joined : null;
     }
 
     private byte[] mac(String prehash, byte[] body) {

@@ -32,7 +32,10 @@ public record Config(
         String redisUrl,         // §8 buckets shared across nodes in this Redis (redis://host:port); null: in this process
         String redisKeyPrefix,   // every bucket key starts with it, so several deployments can share one Redis
         Duration redisTimeout,   // a Redis command slower than this counts as Redis down (D85)
-        String trustedProxies) { // IPs and CIDRs whose X-Forwarded-For names the client (io.tas.http.TrustedProxies); blank: none
+        String trustedProxies,   // IPs and CIDRs whose X-Forwarded-For names the client (io.tas.http.TrustedProxies); blank: none
+        int rateLimitNodes,      // the nodes sharing the Redis buckets: while Redis does not answer each grants quota / this (D124)
+        int authFailuresPerIp,   // failed authentications (40006, 40009, 40012) an IP may make per minute, then 429 (D122)
+        int passphraseFailuresPerKey) { // wrong passphrases per key per minute, then 429 before the PBKDF2 check (D122)
 
     public static final String DEFAULT_H2_URL = "jdbc:h2:file:./data/tas";
     /** Sandbox-only master key; operators set TAS_MASTER_KEY. Documented in README, refused outside a sandbox. */
@@ -73,7 +76,10 @@ public record Config(
                 env.getOrDefault("TAS_REDIS_URL", "").isBlank() ? null : env.get("TAS_REDIS_URL").strip(),
                 env.getOrDefault("TAS_REDIS_KEY_PREFIX", "tas:rl:"),
                 Duration.ofMillis(number(env, "TAS_REDIS_TIMEOUT_MS", 200)),
-                env.getOrDefault("TAS_TRUSTED_PROXIES", ""));
+                env.getOrDefault("TAS_TRUSTED_PROXIES", ""),
+                number(env, "TAS_RATE_LIMIT_NODES", 2),
+                number(env, "TAS_AUTH_FAILURES_PER_IP", 60),
+                number(env, "TAS_PASSPHRASE_FAILURES_PER_KEY", 10));
     }
 
     /** A duration set in milliseconds, NAME_MS, within min..max; a clear refusal otherwise. */
@@ -129,6 +135,9 @@ public record Config(
         }
         if (redisKeyPrefix == null || redisKeyPrefix.isEmpty()) out.add("TAS_REDIS_KEY_PREFIX must not be empty");
         if (redisTimeout.isNegative() || redisTimeout.isZero()) out.add("TAS_REDIS_TIMEOUT_MS must be positive");
+        if (rateLimitNodes < 1) out.add("TAS_RATE_LIMIT_NODES must be at least 1");
+        if (authFailuresPerIp < 1) out.add("TAS_AUTH_FAILURES_PER_IP must be at least 1 (a minute's failed authentications per IP)");
+        if (passphraseFailuresPerKey < 1) out.add("TAS_PASSPHRASE_FAILURES_PER_KEY must be at least 1 (a minute's wrong passphrases per key)");
         try {
             io.tas.http.TrustedProxies.parse(trustedProxies);
         } catch (Invalid e) {
@@ -158,6 +167,8 @@ public record Config(
     public Config withRedisUrl(String url) { return with(e -> e.redisUrl = url == null || url.isBlank() ? null : url.strip()); }
     public Config withRedisKeyPrefix(String prefix) { return with(e -> e.redisKeyPrefix = prefix); }
     public Config withTrustedProxies(String list) { return with(e -> e.trustedProxies = list == null ? "" : list); }
+    public Config withRateLimitNodes(int n) { return with(e -> e.rateLimitNodes = n); }
+    public Config withAuthFailureLimits(int perIp, int perKey) { return with(e -> { e.authFailuresPerIp = perIp; e.passphraseFailuresPerKey = perKey; }); }
 
     /** A copy with some fields changed. Edit is the one place besides the record header that names every field. */
     private Config with(java.util.function.Consumer<Edit> change) {
@@ -168,7 +179,7 @@ public record Config(
 
     private static final class Edit {
         String host, adminHost, adminToken, dbUrl, dbUser, dbPassword, masterKey, redisUrl, redisKeyPrefix, trustedProxies;
-        int port, adminPort, dbPoolSize, maxBodyBytes, adminMaxBodyBytes, seedMaxBytes;
+        int port, adminPort, dbPoolSize, maxBodyBytes, adminMaxBodyBytes, seedMaxBytes, rateLimitNodes, authFailuresPerIp, passphraseFailuresPerKey;
         boolean rateLimitsEnabled, cacheEnabled, sandbox;
         Duration timestampWindow, nodeLeaseTtl, redisTimeout;
         Integer nodeId;
@@ -181,12 +192,14 @@ public record Config(
             seedMaxBytes = c.seedMaxBytes; nodeId = c.nodeId; nodeLeaseTtl = c.nodeLeaseTtl;
             redisUrl = c.redisUrl; redisKeyPrefix = c.redisKeyPrefix; redisTimeout = c.redisTimeout;
             trustedProxies = c.trustedProxies;
+            rateLimitNodes = c.rateLimitNodes; authFailuresPerIp = c.authFailuresPerIp; passphraseFailuresPerKey = c.passphraseFailuresPerKey;
         }
 
         Config build() {
             return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey,
                     rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, sandbox, adminMaxBodyBytes, seedMaxBytes,
-                    nodeId, nodeLeaseTtl, redisUrl, redisKeyPrefix, redisTimeout, trustedProxies);
+                    nodeId, nodeLeaseTtl, redisUrl, redisKeyPrefix, redisTimeout, trustedProxies, rateLimitNodes, authFailuresPerIp,
+                    passphraseFailuresPerKey);
         }
     }
 }

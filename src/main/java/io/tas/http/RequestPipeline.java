@@ -63,7 +63,7 @@ public final class RequestPipeline {
     private final Map<Endpoint, io.micrometer.core.instrument.Counter> successes = new java.util.EnumMap<>(Endpoint.class);
     /** tas_rate_limit_rejections_total by row: its bucket was empty (reason quota). */
     private final Map<Endpoint, io.micrometer.core.instrument.Counter> quotaRejections = new java.util.EnumMap<>(Endpoint.class);
-    /** As quotaRejections, refused because Redis could not answer (reason redis_unavailable, D85): POST rows, with Redis. */
+    /** As quotaRejections, refused by this node's share of the quota because Redis could not answer (reason redis_unavailable, D124). */
     private final Map<Endpoint, io.micrometer.core.instrument.Counter> unavailableRejections = new java.util.EnumMap<>(Endpoint.class);
     private final io.tas.store.DatabaseErrors databaseErrors;
     /** One Timer per row (and one for "unknown") and outcome, made on first use: [row ordinal (or last) * 3 + outcome]. */
@@ -93,11 +93,17 @@ public final class RequestPipeline {
         // Registered at zero, as the rows are known: rate() then counts a row's first 429 too.
         for (Endpoint e : Endpoint.values()) {
             quotaRejections.put(e, rejections(metrics, e, "quota"));
-            if (limiter.shared() && whenLimitsUnavailable(e) == RateLimiter.WhenUnavailable.REJECT) {
-                unavailableRejections.put(e, rejections(metrics, e, "redis_unavailable"));
-            }
+            if (limiter.shared()) unavailableRejections.put(e, rejections(metrics, e, "redis_unavailable"));
         }
         this.databaseErrors = new io.tas.store.DatabaseErrors(metrics);
+        if (authenticator != null) { // D122: 429s given because an IP or a key used up its failed authentications
+            io.micrometer.core.instrument.FunctionCounter.builder("tas_auth_failure_refusals_total", authenticator, Authenticator::refusedByIp)
+                    .tag("subject", "ip").description("signed requests refused with 429 because their IP or key used up its failed authentications (D122)")
+                    .register(metrics);
+            io.micrometer.core.instrument.FunctionCounter.builder("tas_auth_failure_refusals_total", authenticator, Authenticator::refusedByKey)
+                    .tag("subject", "key").description("signed requests refused with 429 because their IP or key used up its failed authentications (D122)")
+                    .register(metrics);
+        }
     }
 
     /** §8: a row's limit is per UID when it is signed and says so, else per IP (see the subject in handle). */
@@ -162,11 +168,10 @@ public final class RequestPipeline {
             }
 
             RateLimiter.Decision d = limiter.tryAcquire(ep.name(),
-                    ep.scope() == Endpoint.Scope.UID && caller != null ? Long.toString(caller.uid()) : ip, ep.ratePerSecond(),
-                    whenLimitsUnavailable(ep));
-            if (d.remaining() != Long.MAX_VALUE && d.remaining() != RateLimiter.UNKNOWN) res.header(REMAINING, Long.toString(d.remaining()));
+                    ep.scope() == Endpoint.Scope.UID && caller != null ? Long.toString(caller.uid()) : ip, ep.ratePerSecond());
+            if (d.remaining() != Long.MAX_VALUE) res.header(REMAINING, Long.toString(d.remaining()));
             if (!d.allowed()) {
-                var rejected = (d.remaining() == RateLimiter.UNKNOWN ? unavailableRejections : quotaRejections).get(ep);
+                var rejected = (d.alone() ? unavailableRejections : quotaRejections).get(ep);
                 if (rejected != null) rejected.increment();
                 throw new ApiException(ErrorCode.TOO_MANY_REQUESTS);
             }
@@ -190,15 +195,6 @@ public final class RequestPipeline {
             ErrorCode sys = ErrorCode.SYSTEM_ERROR;
             send(res, sys.httpStatus(), new Envelope(sys.code(), sys.message(), now, null), ep, sys.code(), started);
         }
-    }
-
-    /**
-     * D85: with the shared buckets (Redis) down, rows that change state (every POST row) answer 429, the platform's
-     * retryable rate-limit answer, and reads are allowed. Access.WRITE is not the test: it also marks the v3
-     * history-position GET, whose WRITE is the permission §5 asks for, not a change.
-     */
-    static RateLimiter.WhenUnavailable whenLimitsUnavailable(Endpoint ep) {
-        return ep.method().equals("POST") ? RateLimiter.WhenUnavailable.REJECT : RateLimiter.WhenUnavailable.ALLOW;
     }
 
     /** §1 convention 2 and wire facts §6: POST bodies are application/json, a charset suffix is fine. */

@@ -2,6 +2,7 @@ package io.tas.ratelimit;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Expiry;
+import io.github.bucket4j.TimeMeter;
 import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
 import io.github.bucket4j.distributed.proxy.AbstractProxyManager;
 import io.github.bucket4j.distributed.proxy.ClientSideConfig;
@@ -75,7 +76,24 @@ final class LocalBuckets extends AbstractProxyManager<String> {
     @Override
     public boolean isExpireAfterWriteSupported() { return true; }
 
+    /** The service clock as Bucket4j's time: buckets refill (and expire) on it, so tests move them without sleeping. */
+    static TimeMeter timeOf(java.time.Clock clock) {
+        return new TimeMeter() {
+            @Override public long currentTimeNanos() { return clock.millis() * 1_000_000L; }
+            @Override public boolean isWallClockBased() { return true; }
+        };
+    }
+
     void clear() { cache.invalidateAll(); }
+
+    /** The tokens of a bucket now, read without creating or changing it; -1 when there is none (a new one is full). */
+    long availableTokens(String key) {
+        Held held = cache.getIfPresent(key);
+        if (held == null) return -1;
+        RemoteBucketState state = held.state().copy();
+        state.refillAllBandwidth(currentTimeNanos());
+        return state.getAvailableTokens();
+    }
 
     /** Buckets held now. Caffeine drops expired entries in rounds of bounded work, so this runs rounds until none is left. */
     long size() {

@@ -4,7 +4,10 @@ import io.github.bucket4j.BucketConfiguration;
 import io.github.bucket4j.ConsumptionProbe;
 import io.github.bucket4j.TimeMeter;
 import io.github.bucket4j.distributed.ExpirationAfterWriteStrategy;
+import com.github.benmanes.caffeine.cache.Cache;
+import io.github.bucket4j.distributed.BucketProxy;
 import io.github.bucket4j.distributed.proxy.RemoteBucketBuilder;
+import io.github.bucket4j.distributed.proxy.optimization.Optimizations;
 import io.github.bucket4j.redis.lettuce.Bucket4jLettuce;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.KeyScanCursor;
@@ -21,6 +24,7 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.Delay;
+import io.tas.common.Caches;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,17 +40,30 @@ import java.util.function.Supplier;
  * (ExpirationAfterWriteStrategy, as in this process). Time is the service clock of each node (a client-side clock):
  * nodes' clocks must agree, as they must for signatures anyway.
  *
+ * The timeout bounds each Redis command from the moment it is handed to Lettuce to its reply (Lettuce's TimeoutOptions,
+ * on the machine's clock), never the time a request spent before it (D123). Bucket4j's own requestTimeout is not used:
+ * it is one budget for the whole compare-and-swap loop, read on the service clock, so a burst on one bucket (retries
+ * under contention, requests waiting for a core) spent it before the command was sent, and a healthy Redis counted as
+ * down. Concurrent requests of this node for one bucket are merged into one command (Bucket4j's batching
+ * optimization), so a burst costs a few round trips, not one compare-and-swap retry per request.
+ *
  * Redis down or slower than the timeout: {@link #tryConsume} answers null at once (commands are rejected while
- * disconnected, and time out after the timeout otherwise) and the caller applies its policy (D85). Lettuce reconnects
- * a lost connection by itself; a connection that was never made is retried in the background, at most once a second.
- * Each transition between up and down is logged once, naming the host and port (never a password).
+ * disconnected, and time out after the timeout otherwise) and the caller falls back to its own share (D124). Lettuce
+ * reconnects a lost connection by itself; a connection that was never made is retried in the background, at most once
+ * a second. Each transition between up and down is logged once, naming the host and port (never a password).
  */
 final class RedisBuckets implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(RedisBuckets.class);
     private static final Duration RECONNECT_EVERY = Duration.ofSeconds(1);
     private static final Duration FIRST_CONNECT_WAIT = Duration.ofSeconds(2);
 
-    private record Connected(StatefulRedisConnection<String, byte[]> connection, RemoteBucketBuilder<String> builder) {}
+    /** A connection, with the bucket proxies of the keys in use: one per key, so that its requests can be batched. */
+    private record Connected(StatefulRedisConnection<String, byte[]> connection, RemoteBucketBuilder<String> builder,
+                             Cache<String, BucketProxy> proxies) {}
+
+    // A proxy holds no bucket state (that is in Redis), only the batch in flight: dropping an idle one costs nothing.
+    private static final Duration PROXY_IDLE = Duration.ofSeconds(10);
+    private static final long MAX_PROXIES = 100_000;
 
     private final ClientResources resources;
     private final RedisClient client;
@@ -55,7 +72,6 @@ final class RedisBuckets implements AutoCloseable {
     private final String prefix;
     private final TimeMeter clock;
     private final ExpirationAfterWriteStrategy expiry;
-    private final Duration timeout;
     private final AtomicReference<Connected> connected = new AtomicReference<>();
     private final AtomicBoolean connecting = new AtomicBoolean();
     private volatile long nextConnectNanos;
@@ -65,12 +81,13 @@ final class RedisBuckets implements AutoCloseable {
 
     RedisBuckets(String url, String prefix, Duration timeout, TimeMeter clock, ExpirationAfterWriteStrategy expiry) {
         this.uri = RedisURI.create(url);
-        uri.setTimeout(timeout);
+        // The connection handshake (HELLO) waits up to the URI's timeout: at 200 ms a node starting cold on a busy box
+        // found a healthy Redis "down" (seen in SharedLimitsTest). Commands are bounded by TimeoutOptions below.
+        uri.setTimeout(FIRST_CONNECT_WAIT);
         this.where = uri.getHost() + ":" + uri.getPort(); // the URL may hold a password: never logged
         this.prefix = prefix;
         this.clock = clock;
         this.expiry = expiry;
-        this.timeout = timeout;
         // Lettuce's default reconnect delay grows to 30 s: capped at 1 s, the limits come back within about a second of Redis.
         this.resources = DefaultClientResources.builder()
                 .reconnectDelay(Delay.exponential(Duration.ofMillis(10), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS))
@@ -97,7 +114,8 @@ final class RedisBuckets implements AutoCloseable {
             return null;
         }
         try {
-            ConsumptionProbe probe = c.builder().build(prefix + key, configuration).tryConsumeAndReturnRemaining(1);
+            BucketProxy bucket = c.proxies().get(prefix + key, k -> c.builder().build(k, configuration));
+            ConsumptionProbe probe = bucket.tryConsumeAndReturnRemaining(1);
             if (up.compareAndSet(false, true)) log.info("Redis at {} answers again: rate limits (§8) are shared again", where);
             return probe;
         } catch (RuntimeException e) {
@@ -131,7 +149,7 @@ final class RedisBuckets implements AutoCloseable {
 
     private void down(RuntimeException e) {
         if (up.compareAndSet(true, false)) {
-            log.warn("Redis at {} does not answer ({}): rate limits (§8) fall back to the policy of D85 (reads allowed, writes 429) until it does",
+            log.warn("Redis at {} does not answer ({}): each node limits to its share of the §8 quotas (D124) until it does",
                     where, e == null ? "not connected" : e.getClass().getSimpleName() + ": " + e.getMessage());
         }
     }
@@ -149,12 +167,14 @@ final class RedisBuckets implements AutoCloseable {
                             connection.close();
                             return null;
                         }
+                        // No requestTimeout: the client's TimeoutOptions bound each command (see the class comment).
                         connected.set(new Connected(connection, Bucket4jLettuce.casBasedBuilder(connection)
                                 .clientClock(clock)
                                 .expirationAfterWrite(expiry)
-                                .requestTimeout(timeout)
                                 .build()
-                                .builder()));
+                                .builder()
+                                .withOptimization(Optimizations.batching()),
+                                Caches.upkeepOnCaller().expireAfterAccess(PROXY_IDLE).maximumSize(MAX_PROXIES).build()));
                         return null;
                     } finally {
                         connecting.set(false);

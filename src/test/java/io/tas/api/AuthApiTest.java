@@ -85,17 +85,25 @@ class AuthApiTest {
         // Signed over the raw query exactly as sent (keys unsorted).
         assertThat(c.get("/api/v3/user/sub-list?limit=1&cursor=1000000009").code()).isEqualTo("00000");
         // ccxt style (wire facts §1.2): URL percent-encoded and unsorted, prehash decoded with keys sorted.
-        String ts = Long.toString(server.clock.millis());
-        String sign = Signature.sign(Credentials.MAIN_RW.secret(), ts, "GET", "/api/v3/user/sub-list", "cursor=1000000009&limit=1", "");
-        Reply r = ApiClient.raw(server.baseUrl() + "/api/v3/user/sub-list?limit=%31&cursor=1000000009", "GET", "",
-                "ACCESS-KEY", Credentials.MAIN_RW.key(), "ACCESS-SIGN", sign, "ACCESS-TIMESTAMP", ts, "ACCESS-PASSPHRASE", "DemoPass1");
+        Reply r = subListSignedOver("cursor=1000000009&limit=1", "limit=%31&cursor=1000000009");
         assertThat(r.code()).as(r.raw()).isEqualTo("00000");
         assertThat(r.data().get("list").size()).isEqualTo(1);
         // A prehash over some other form, e.g. sorted but still encoded, is not accepted.
-        String wrong = Signature.sign(Credentials.MAIN_RW.secret(), ts, "GET", "/api/v3/user/sub-list", "cursor=1000000009&limit=%31", "");
-        Reply bad = ApiClient.raw(server.baseUrl() + "/api/v3/user/sub-list?limit=%31&cursor=1000000009", "GET", "",
-                "ACCESS-KEY", Credentials.MAIN_RW.key(), "ACCESS-SIGN", wrong, "ACCESS-TIMESTAMP", ts, "ACCESS-PASSPHRASE", "DemoPass1");
-        assertError(bad, "40009");
+        assertError(subListSignedOver("cursor=1000000009&limit=%31", "limit=%31&cursor=1000000009"), "40009");
+    }
+
+    /** GET sub-list with the query sent, signed by MAIN_RW over the query signed (which need not be the one sent). */
+    private Reply subListSignedOver(String signed, String sent) {
+        String ts = Long.toString(server.clock.millis());
+        String sign = Signature.sign(Credentials.MAIN_RW.secret(), ts, "GET", "/api/v3/user/sub-list", signed, "");
+        return ApiClient.raw(server.baseUrl() + "/api/v3/user/sub-list?" + sent, "GET", "",
+                "ACCESS-KEY", Credentials.MAIN_RW.key(), "ACCESS-SIGN", sign, "ACCESS-TIMESTAMP", ts, "ACCESS-PASSPHRASE", "DemoPass1");
+    }
+
+    /** Issue 24 item 8: a signature over `cursor=…&limit=1` does not cover one parameter cursor = "…&limit=1". */
+    @Test
+    void aSignedQueryCannotBeReplayedWithOtherParameters() {
+        assertError(subListSignedOver("cursor=1000000009&limit=1", "cursor=1000000009%26limit%3D1"), "40009");
     }
 
     @Test

@@ -94,7 +94,7 @@ final class OneByteMutation {
         String path = q < 0 ? cut : cut.substring(0, q);
         String query = q < 0 ? "" : new String(cut.substring(q + 1).getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
         if (!path.equals(latin1(base.path))) return null;
-        if (!query.equals(signedQuery) && !decodedSorted(query).equals(signedQuery)) return null;
+        if (!query.equals(signedQuery) && !signedQuery.equals(decodedSorted(query))) return null;
         return hash >= 0 ? "target: a '#' fragment that leaves path and query as signed"
                 : query.isEmpty() ? "target: '?' before an empty query" : "query: same raw or decoded-sorted form";
     }
@@ -149,7 +149,7 @@ final class OneByteMutation {
 
     private static String latin1(byte[] b) { return new String(b, StandardCharsets.ISO_8859_1); }
 
-    /** The percent-decoded query with its keys sorted: the second form the service verifies (wire facts §1.2). */
+    /** The percent-decoded query with its keys sorted, the second form the service verifies (wire facts §1.2); null where it would name other parameters. */
     static String decodedSorted(String rawQuery) { return io.tas.auth.Signature.decodedSortedQuery(rawQuery); }
 
     @Override

@@ -122,6 +122,36 @@ class SignatureVectorsTest {
         assertThat(expired).isEqualTo(12 * 8);
     }
 
+    /**
+     * Issue 24 item 8: a signature binds the parameters the handler reads. Each pair is (query signed over, query sent):
+     * the sent one reads as other parameters, yet its decoded-sorted form was the signed string, which verified before.
+     */
+    @Test
+    void aSignedQueryCannotBeReplayedWithOtherParameters() {
+        String[][] replays = {
+                {"a=1&b=2", "a=1%26b%3D2"},       // two parameters signed; one, a = "1&b=2", sent
+                {"a=1&a=2", "a=1%26a%3D2"},       // a repeated key (the handler reads a = "1") folded into one value
+                {"a=1=x", "a%3D1=x"},             // a = "1=x" signed; a key with an encoded '=', "a=1" = "x", sent
+                {"a=1&b=2", "a%3D1%26b=2"},       // the whole first pair folded into a key
+                {"a=x+y", "a=x%2By"},             // '+' is a space as signed (raw), a plus sign as sent
+                {"a=x%20y", "a=x%2520y"},         // "x y" signed (raw), the literal "x%20y" sent
+        };
+        Vector base = vectors().getFirst();
+        clock.set(Long.parseLong(base.ts()));
+        for (String[] r : replays) {
+            String sign = Signature.sign(vectors.get("secret").asText(), base.ts(), "GET", "/api/v3/account/settings", r[0], "");
+            Vector signedAsSent = new Vector("test", "GET", "/api/v3/account/settings?" + r[0], "", sign, base.ts(), base.key(), base.passphrase());
+            assertThat(auth.authenticate(signedAsSent.request()).uid()).as(r[0]).isEqualTo(1L);
+            rejected(new Vector("test", "GET", "/api/v3/account/settings?" + r[1], "", sign, base.ts(), base.key(), base.passphrase()), ErrorCode.SIGNATURE_ERROR);
+        }
+        // The ccxt form still verifies when the sent query names the signed parameters, however it is encoded.
+        String sign = Signature.sign(vectors.get("secret").asText(), base.ts(), "GET", "/api/v3/account/settings", "a=x y:/,&b=1", "");
+        for (String sent : new String[] {"b=1&a=x%20y%3A%2F%2C", "b=1&a=x+y:/,", "a=x%20y:/%2c&b=%31"}) {
+            Vector v = new Vector("test", "GET", "/api/v3/account/settings?" + sent, "", sign, base.ts(), base.key(), base.passphrase());
+            assertThat(auth.authenticate(v.request()).uid()).as(sent).isEqualTo(1L);
+        }
+    }
+
     private static void rejected(Vector v, ErrorCode code) {
         assertThatThrownBy(() -> auth.authenticate(v.request())).as(v.toString())
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.error()).as(v.toString()).isEqualTo(code));

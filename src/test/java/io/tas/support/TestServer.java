@@ -105,6 +105,9 @@ public final class TestServer implements AutoCloseable {
                 .withAdminToken(ADMIN_TOKEN)
                 .withSandbox(true) // the demo master key
                 .withRateLimits(rateLimits)
+                // Tests send failed authentications by the thousand from 127.0.0.1 and expect each one's code:
+                // AuthFailureLimitTest sets real limits (D122).
+                .withAuthFailureLimits(1_000_000, 1_000_000)
                 .withTimestampWindow(Duration.ofSeconds(30));
     }
 
