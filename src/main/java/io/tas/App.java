@@ -147,7 +147,8 @@ public final class App implements AutoCloseable {
             // IDs are minted on the machine's clock under a sandbox: a sandbox clock moved forward and restarted without
             // its offset would go back, and a millisecond minted twice is an ID minted twice (D55).
             IdGenerator ids = new IdGenerator(clock instanceof SandboxClock s ? s.machine() : clock, lease);
-            ChangeFeed changes = ChangeFeed.open(db, config.dbUrl(), config.dbUser(), config.dbPassword()).measureLagIn(metrics);
+            ChangeFeed changes = ChangeFeed.open(db, config.dbUrl(), config.dbUser(), config.dbPassword(),
+                    ChangeFeed.Settings.fromEnv(System.getenv())).measureLagIn(metrics);
             opened.push(changes);
             AccountService accounts = new AccountService(db, clock, ids, config.cacheEnabled(), changes);
             ApiKeyService keys = new ApiKeyService(db, clock, new SecretCipher(config.masterKey()), accounts, changes);
@@ -349,6 +350,7 @@ public final class App implements AutoCloseable {
         RealityConfig.fromEnv(env, sandbox);
         RealityPriceFeed.Settings.fromEnv(env);
         Health.Settings.fromEnv(env);
+        ChangeFeed.Settings.fromEnv(env);
         SlowClients.Settings.fromEnv(env);
         logFormat(env);
     }
