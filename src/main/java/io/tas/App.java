@@ -201,8 +201,9 @@ public final class App implements AutoCloseable {
             beforeListen.accept(provisioning);
             jobs.start(); // after the migrations (Database.open) and any reset or seed: due jobs run from here on
 
-            Health health = new Health(db, limiter::redisReady);
             Health.Settings lifecycle = Health.Settings.fromEnv(System.getenv());
+            Health health = new Health(db, limiter::redisReady, lifecycle).bindMetrics(metrics);
+            opened.push(health);
             Duration grace = lifecycle.shutdownGrace();
             // Issue 12 item 8: a request's headers and body must arrive within TAS_REQUEST_READ_TIMEOUT_MS, and a
             // connection idle for TAS_IDLE_CONNECTION_TIMEOUT_MS is closed (D104).

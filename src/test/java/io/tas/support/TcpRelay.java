@@ -92,6 +92,12 @@ public final class TcpRelay implements AutoCloseable {
         cutOpenConnections();
     }
 
+    /** The partition ends: cut connections are closed (both ends see it at once), and new ones are forwarded again. */
+    public void heal() {
+        partitioned = false;
+        for (Link l : links) if (l.cut) l.close();
+    }
+
     /** Connections open now, forwarded or cut. */
     public int openConnections() { return links.size(); }
 
