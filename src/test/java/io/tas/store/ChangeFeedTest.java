@@ -99,12 +99,7 @@ class ChangeFeedTest {
     @Test
     void aNodeWhoseListenerReconnectsIsToldToDropEverythingThenSeesNewChanges() throws Exception {
         onTwoNodes((pg, a, b, nodeA, nodeB) -> {
-            BlockingQueue<String> seenByB = new LinkedBlockingQueue<>();
-            nodeB.subscribe(seenByB::add);
-            nodeA.start();
-            nodeB.start();
-            assertThat(seenByB.poll(WAIT_S, TimeUnit.SECONDS)).isEqualTo(ChangeFeed.EVERYTHING);
-            awaitListeners(pg, 2);
+            BlockingQueue<String> seenByB = listening(pg, nodeA, nodeB);
 
             // Cut every listening connection, as a network failure or a database restart would.
             try (Connection c = DriverManager.getConnection(pg.url(), pg.user(), ""); Statement s = c.createStatement()) {
@@ -134,12 +129,7 @@ class ChangeFeedTest {
             try (Database a = Database.open(config); Database b = Database.open(config);
                  ChangeFeed nodeA = ChangeFeed.open(a, pg.url(), pg.user(), "");
                  ChangeFeed nodeB = ChangeFeed.open(b, relay.jdbcUrl(pg.url()), pg.user(), "", fast)) {
-                BlockingQueue<String> seenByB = new LinkedBlockingQueue<>();
-                nodeB.subscribe(seenByB::add);
-                nodeA.start();
-                nodeB.start();
-                assertThat(seenByB.poll(WAIT_S, TimeUnit.SECONDS)).isEqualTo(ChangeFeed.EVERYTHING);
-                awaitListeners(pg, 2);
+                BlockingQueue<String> seenByB = listening(pg, nodeA, nodeB);
                 a.tx(dsl -> { nodeA.publish("account:20"); return null; });
                 assertThat(drain(seenByB, 1, 300)).as("through the relay").containsExactly("account:20");
 
@@ -157,6 +147,18 @@ class ChangeFeedTest {
                 assertThat(drain(seenByB, 1, 300)).as("a change after the reconnect").containsExactly("account:21");
             }
         }
+    }
+
+    /** Starts both feeds with a queue subscribed to B's, once B had its first full drop and both listen: B's queue. */
+    private static BlockingQueue<String> listening(Databases.TestDb pg, ChangeFeed nodeA, ChangeFeed nodeB) throws Exception {
+        BlockingQueue<String> seenByB = new LinkedBlockingQueue<>();
+        nodeB.subscribe(seenByB::add);
+        nodeA.start();
+        nodeB.start();
+        // Listening starts with a full drop: anything may have changed before the node listened.
+        assertThat(seenByB.poll(WAIT_S, TimeUnit.SECONDS)).isEqualTo(ChangeFeed.EVERYTHING);
+        awaitListeners(pg, 2);
+        return seenByB;
     }
 
     /** Waits until n connections LISTEN on the feed's channel (a publish before that could be missed). */
