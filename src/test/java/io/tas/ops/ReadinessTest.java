@@ -74,9 +74,10 @@ class ReadinessTest {
             double databaseWork = requestPoolBorrows(server) - borrows;
             long redisWork = redis.commandsRun() - commands;
             System.out.printf("%d readiness calls: %.0f probes, %.0f database borrows, %d Redis commands%n", calls, probesRun, databaseWork, redisWork);
-            // Each probe is one query or one PING, whether the flood is 300 calls or none.
+            // Each probe is one query or one PING, whether the flood is 300 calls or none (2 more: a probe of each kind
+            // counted before the first reading may do its work after it).
             assertThat(databaseWork + redisWork).as("database borrows and Redis commands during %d readiness calls", calls)
-                    .isLessThanOrEqualTo(probesRun);
+                    .isLessThanOrEqualTo(probesRun + 2);
         }
     }
 
