@@ -2,8 +2,8 @@ package io.tas.store;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.tas.config.Config;
 import io.micrometer.core.instrument.Timer;
+import io.tas.config.Config;
 import org.postgresql.PGConnection;
 import org.postgresql.PGNotification;
 import org.slf4j.Logger;
