@@ -129,7 +129,7 @@ public final class Health implements AutoCloseable {
             });
         } catch (RuntimeException e) {
             up = false;
-            if (!databaseFailed) log.warn("readiness: the database does not answer ({}); this node is not ready", e.getMessage());
+            if (!databaseFailed && !draining) log.warn("readiness: the database does not answer ({}); this node is not ready", e.getMessage());
         }
         if (up) {
             if (databaseFailed && databaseAnsweredAt != 0) log.info("readiness: the database answers again");
