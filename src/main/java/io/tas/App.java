@@ -138,7 +138,8 @@ public final class App implements AutoCloseable {
             // IDs are minted on the machine's clock under a sandbox: a sandbox clock moved forward and restarted without
             // its offset would go back, and a millisecond minted twice is an ID minted twice (D55).
             IdGenerator ids = new IdGenerator(clock instanceof SandboxClock s ? s.machine() : clock, lease);
-            ChangeFeed changes = ChangeFeed.open(db, config.dbUrl(), config.dbUser(), config.dbPassword()).measureLagIn(metrics);
+            ChangeFeed changes = ChangeFeed.open(db, config.dbUrl(), config.dbUser(), config.dbPassword(),
+                    ChangeFeed.Settings.fromEnv(System.getenv())).measureLagIn(metrics);
             opened.push(changes);
             Jobs jobs = new Jobs(db, clock, JobsConfig.fromEnv(System.getenv()), lease.nodeId());
             opened.push(jobs);
@@ -166,8 +167,9 @@ public final class App implements AutoCloseable {
             beforeListen.accept(adminSurface);
             jobs.start(); // after the migrations (Database.open) and any reset or seed: due jobs run from here on
 
-            Health health = new Health(db, limiter::redisReady);
             Health.Settings lifecycle = Health.Settings.fromEnv(System.getenv());
+            Health health = new Health(db, limiter::redisReady, lifecycle).bindMetrics(metrics);
+            opened.push(health);
             Duration grace = lifecycle.shutdownGrace();
             // Issue 12 item 8: a request's headers and body must arrive within TAS_REQUEST_READ_TIMEOUT_MS, and a
             // connection idle for TAS_IDLE_CONNECTION_TIMEOUT_MS is closed (D104).
@@ -327,6 +329,7 @@ public final class App implements AutoCloseable {
         RealityConfig.fromEnv(env, sandbox);
         RealityPriceFeed.Settings.fromEnv(env);
         Health.Settings.fromEnv(env);
+        ChangeFeed.Settings.fromEnv(env);
         SlowClients.Settings.fromEnv(env);
         logFormat(env);
     }

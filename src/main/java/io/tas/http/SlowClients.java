@@ -17,7 +17,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 
 /**
  * Bounds how long a client may take to send a request (slowloris; issue 12 item 8). Helidon closes a connection that
@@ -27,6 +26,11 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * have (a request without a body), when the pipeline has read the body ({@link #bodyRead()}), or when an answer starts.
  * A sweeper interrupts the connection's thread once its clock passes the limit, as Helidon's own idle close does:
  * the blocked read ends and the socket is closed, with no answer (the client never finished asking).
+ * <p>
+ * The sweeper's check (the clock runs and is late) and its act (the interrupt) hold the clock's lock, and so does
+ * stopping it: a request whose reading ended before the check is never interrupted. One whose reading ended between
+ * the last byte and the stop, when the sweeper acted in between, finds its clock CLOSING at the stop and takes the
+ * interrupt back (D129): its read was whole, so nothing was cut.
  */
 public final class SlowClients implements AutoCloseable {
     /** TAS_REQUEST_READ_TIMEOUT_MS bounds headers and body; TAS_IDLE_CONNECTION_TIMEOUT_MS an idle keep-alive connection. */
@@ -43,20 +47,41 @@ public final class SlowClients implements AutoCloseable {
         }
     }
 
-    /** One connection's clock: 0 when stopped, else System.nanoTime() when it started; CLOSING once the sweeper acted. */
-    private static final class Deadline {
-        private static final AtomicLongFieldUpdater<Deadline> STARTED = AtomicLongFieldUpdater.newUpdater(Deadline.class, "started");
+    /**
+     * One connection's clock: 0 when stopped, else System.nanoTime() when it started; CLOSING once the sweeper acted.
+     * Changed only under its own lock (uncontended but for the sweeper's rare visits; no pinning since JDK 24).
+     */
+    private final class Deadline {
         private static final long CLOSING = Long.MIN_VALUE;
         final Thread thread = Thread.currentThread(); // Helidon serves a connection on one (virtual) thread
-        volatile long started;
+        private long started;
 
-        void start() {
+        synchronized void start() {
             long now = System.nanoTime();
             started = now == 0 || now == CLOSING ? 1 : now;
         }
 
-        void stop() {
+        /**
+         * Called on the connection's own thread once its request is read whole (readWhole), or once an answer starts
+         * (the body perhaps unread, or its read cut): from here on the sweeper leaves it alone.
+         */
+        synchronized void stop(boolean readWhole) {
+            if (started == CLOSING && readWhole) {
+                // The sweeper interrupted this thread after its read had ended, before it got here (D129): no read
+                // is cut by it, so the interrupt is taken back and the request goes on.
+                Thread.interrupted();
+                closedConnections.decrementAndGet();
+            }
             started = 0;
+        }
+
+        /** The sweeper's check and act, as one step under the lock. */
+        synchronized void closeIfLate(long now) {
+            if (started == 0 || started == CLOSING || now - started <= limitNanos) return;
+            betweenCheckAndAct.run();
+            started = CLOSING;
+            closedConnections.incrementAndGet();
+            thread.interrupt(); // ends the blocked read and closes the channel
         }
     }
 
@@ -69,18 +94,26 @@ public final class SlowClients implements AutoCloseable {
     private final long limitNanos;
     private final ScheduledExecutorService sweeper;
     private final AtomicLong closedConnections = new AtomicLong();
+    /** Runs between the sweeper's check and its act: a test holds the sweeper there. */
+    private final Runnable betweenCheckAndAct;
 
     public SlowClients(Duration requestReadTimeout) {
+        this(requestReadTimeout, true, () -> {});
+    }
+
+    /** Without the sweeper's schedule (a test calls sweep()), and with a hook between its check and its act. */
+    SlowClients(Duration requestReadTimeout, boolean scheduled, Runnable betweenCheckAndAct) {
         this.limitNanos = requestReadTimeout.toNanos();
+        this.betweenCheckAndAct = betweenCheckAndAct;
         long every = Math.clamp(requestReadTimeout.toMillis() / 10, 20L, 1_000L);
         this.sweeper = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("tas-slow-clients").factory());
-        sweeper.scheduleWithFixedDelay(this::sweep, every, every, TimeUnit.MILLISECONDS);
+        if (scheduled) sweeper.scheduleWithFixedDelay(this::sweep, every, every, TimeUnit.MILLISECONDS);
     }
 
     /** The pipeline has the whole body: what the handler does next is not the client's time. */
     public static void bodyRead() {
         Deadline d = CURRENT.get();
-        if (d != null) d.stop();
+        if (d != null) d.stop(true);
     }
 
     /** HTTP/1.1 with this guard listening (the API listener's protocol configuration). */
@@ -93,18 +126,21 @@ public final class SlowClients implements AutoCloseable {
                 .addReceiveListener(new Http1ConnectionListener() {
                     @Override
                     public void prologue(ConnectionContext ctx, HttpPrologue prologue) {
-                        deadline().start();
+                        requestLineRead();
                     }
 
                     @Override
                     public void headers(ConnectionContext ctx, Headers headers) {
-                        if (!hasBody(headers)) deadline().stop();
+                        if (!hasBody(headers)) deadline().stop(true);
                     }
                 })
                 .addSendListener(new Http1ConnectionListener() {
                     @Override
                     public void status(ConnectionContext ctx, Status status) {
-                        bodyRead(); // an answer starts (say, a refusal before the body was read): the clock stops
+                        // An answer starts (say, a refusal before the body was read): the clock stops. A read the
+                        // sweeper cut stays cut: the request was not read whole.
+                        Deadline d = CURRENT.get();
+                        if (d != null) d.stop(false);
                     }
                 })
                 .build();
@@ -113,6 +149,11 @@ public final class SlowClients implements AutoCloseable {
     /** Connections closed because their request did not arrive in time (a metric). */
     public long closedConnections() {
         return closedConnections.get();
+    }
+
+    /** The request line is in: the clock of this thread's connection starts. */
+    void requestLineRead() {
+        deadline().start();
     }
 
     private Deadline deadline() {
@@ -130,18 +171,14 @@ public final class SlowClients implements AutoCloseable {
         return headers.first(HeaderNames.CONTENT_LENGTH).map(v -> !v.trim().equals("0")).orElse(false);
     }
 
-    private void sweep() {
+    void sweep() {
         long now = System.nanoTime();
         for (Deadline d : connections) {
             if (!d.thread.isAlive()) {
                 connections.remove(d); // the connection is over
                 continue;
             }
-            long started = d.started;
-            if (started != 0 && started != Deadline.CLOSING && now - started > limitNanos && Deadline.STARTED.compareAndSet(d, started, Deadline.CLOSING)) {
-                closedConnections.incrementAndGet();
-                d.thread.interrupt(); // ends the blocked read and closes the channel
-            }
+            d.closeIfLate(now);
         }
     }
 

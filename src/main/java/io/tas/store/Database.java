@@ -52,6 +52,8 @@ public final class Database implements AutoCloseable {
     private final DSLContext dsl;
     private final Settings settings;
     private final SQLDialect dialect;
+    /** An H2 file only this process can open (H2Files.exclusive): no other node can share it (D131). */
+    private final boolean exclusive;
     /**
      * The connection this thread holds inside tx() or read(). Writes never look at it: work inside a transaction is
      * handed its Tx (issue 24), and asking for a second connection there fails instead of quietly working beside it.
@@ -61,7 +63,9 @@ public final class Database implements AutoCloseable {
     /** Set while a ledger change decides (forbiddingSql). */
     private final ThreadLocal<Boolean> sqlForbidden = new ThreadLocal<>();
 
-    private Database(FairConnections requests, FairConnections writers, FairConnections control, FairConnections jobs, SQLDialect dialect) {
+    private Database(FairConnections requests, FairConnections writers, FairConnections control, FairConnections jobs, SQLDialect dialect,
+                     boolean exclusive) {
+        this.exclusive = exclusive;
         this.requests = requests;
         this.writers = writers;
         this.control = control;
@@ -94,7 +98,7 @@ public final class Database implements AutoCloseable {
     Database(javax.sql.DataSource dataSource, SQLDialect dialect) {
         this(new FairConnections(dataSource, 4, CONNECTION_TIMEOUT_MS), new FairConnections(dataSource, WRITER_CONNECTIONS, CONNECTION_TIMEOUT_MS),
                 new FairConnections(dataSource, CONTROL_CONNECTIONS, CONNECTION_TIMEOUT_MS),
-                new FairConnections(dataSource, JOB_CONNECTIONS, CONNECTION_TIMEOUT_MS), dialect);
+                new FairConnections(dataSource, JOB_CONNECTIONS, CONNECTION_TIMEOUT_MS), dialect, false);
     }
 
     public static Database open(Config config) {
@@ -120,7 +124,8 @@ public final class Database implements AutoCloseable {
             }
             // Flyway opens connections of its own (it holds two while migrating), so the pool may be as small as one.
             Flyway.configure().dataSource(url, config.dbUser(), config.dbPassword()).locations("classpath:db/migration").load().migrate();
-            return new Database(requests, writers, control, jobs, url.startsWith("jdbc:postgresql") ? SQLDialect.POSTGRES : SQLDialect.H2);
+            return new Database(requests, writers, control, jobs, url.startsWith("jdbc:postgresql") ? SQLDialect.POSTGRES : SQLDialect.H2,
+                    H2Files.exclusive(url));
         } catch (RuntimeException e) {
             pools.forEach(FairConnections::close); // a failed migration leaves no pool behind
             throw e;
@@ -346,6 +351,9 @@ public final class Database implements AutoCloseable {
 
     /** The job scheduler's own pool, as a DataSource (db-scheduler runs its SQL through plain JDBC). */
     public javax.sql.DataSource jobConnections() { return jobs.dataSource(); }
+
+    /** Whether this process alone can open the database (an embedded H2 file): then no other node shares it (D131). */
+    boolean exclusive() { return exclusive; }
 
     /** An auto-commit context on the node's control connection (the lease heartbeat), outside any transaction. */
     DSLContext control() {

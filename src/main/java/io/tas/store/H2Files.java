@@ -58,6 +58,17 @@ final class H2Files {
         return Optional.of(Path.of(name + ".mv.db"));
     }
 
+    /**
+     * Whether only this process can open the database: an H2 file opened embedded, which H2 locks for the process that
+     * has it open, unless the URL lets others in (AUTO_SERVER=TRUE) or turns the lock off (FILE_LOCK=NO). In-memory,
+     * remote and other file systems: false.
+     */
+    static boolean exclusive(String url) {
+        if (file(url).isEmpty()) return false;
+        String upper = url.toUpperCase().replace(" ", "");
+        return !upper.contains(";AUTO_SERVER=TRUE") && !upper.contains(";FILE_LOCK=NO");
+    }
+
     /** Whether what follows "jdbc:h2:" names an in-memory database or one on a server: no file of this process. */
     private static boolean inMemoryOrRemote(String name) {
         return name.startsWith("mem:") || name.startsWith("tcp:") || name.startsWith("ssl:");

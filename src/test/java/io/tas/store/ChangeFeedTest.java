@@ -2,12 +2,14 @@ package io.tas.store;
 
 import io.tas.config.Config;
 import io.tas.support.Databases;
+import io.tas.support.TcpRelay;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -97,16 +99,11 @@ class ChangeFeedTest {
     @Test
     void aNodeWhoseListenerReconnectsIsToldToDropEverythingThenSeesNewChanges() throws Exception {
         onTwoNodes((pg, a, b, nodeA, nodeB) -> {
-            BlockingQueue<String> seenByB = new LinkedBlockingQueue<>();
-            nodeB.subscribe(seenByB::add);
-            nodeA.start();
-            nodeB.start();
-            assertThat(seenByB.poll(WAIT_S, TimeUnit.SECONDS)).isEqualTo(ChangeFeed.EVERYTHING);
-            awaitListeners(pg, 2);
+            BlockingQueue<String> seenByB = listening(pg, nodeA, nodeB);
 
             // Cut every listening connection, as a network failure or a database restart would.
             try (Connection c = DriverManager.getConnection(pg.url(), pg.user(), ""); Statement s = c.createStatement()) {
-                s.execute("select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query = 'LISTEN tas_cache'");
+                s.execute("select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and application_name = '" + ChangeFeed.APPLICATION_NAME + "'");
             }
             // Told at the loss (changes may be missed from now on) and again once listening again.
             assertThat(seenByB.poll(WAIT_S, TimeUnit.SECONDS)).isEqualTo(ChangeFeed.EVERYTHING);
@@ -118,12 +115,58 @@ class ChangeFeedTest {
         });
     }
 
+    /**
+     * D128: a listening connection whose peer vanishes without a word (a relay of the test's own stops forwarding in
+     * both directions and closes nothing, as a partition would) is found by the feed's round trip: the node drops
+     * every cache, reconnects, and sees the next change of another node. Before D128 the node waited on the dead
+     * connection for as long as TCP kept it, in sync by its own account.
+     */
+    @Test
+    void aHalfOpenListeningConnectionIsFoundDroppedAndReplaced() throws Exception {
+        ChangeFeed.Settings fast = new ChangeFeed.Settings(Duration.ofMillis(200), Duration.ofMillis(500));
+        try (Databases.TestDb pg = Databases.create(Databases.Kind.POSTGRES); TcpRelay relay = TcpRelay.toJdbc(pg.url())) {
+            Config config = Config.fromEnv(Map.of()).withDb(pg.url(), pg.user(), "");
+            try (Database a = Database.open(config); Database b = Database.open(config);
+                 ChangeFeed nodeA = ChangeFeed.open(a, pg.url(), pg.user(), "");
+                 ChangeFeed nodeB = ChangeFeed.open(b, relay.jdbcUrl(pg.url()), pg.user(), "", fast)) {
+                BlockingQueue<String> seenByB = listening(pg, nodeA, nodeB);
+                a.tx(tx -> { nodeA.publish(tx, "account:20"); return null; });
+                assertThat(drain(seenByB, 1, 300)).as("through the relay").containsExactly("account:20");
+
+                assertThat(relay.cutOpenConnections()).as("B's listening connection").isEqualTo(1);
+                long cut = System.nanoTime();
+                // Told at the loss, within ping + timeout (0.7 s here; the wait below is only a bound for the old code) ...
+                assertThat(seenByB.poll(WAIT_S, TimeUnit.SECONDS)).as("caches dropped at the loss").isEqualTo(ChangeFeed.EVERYTHING);
+                System.out.printf("half-open listening connection found after %d ms%n", (System.nanoTime() - cut) / 1_000_000);
+                assertThat(nodeB.losses()).isEqualTo(1);
+                // ... and again once listening on a new connection, which sees what another node commits.
+                assertThat(seenByB.poll(WAIT_S, TimeUnit.SECONDS)).as("dropped again on reconnect").isEqualTo(ChangeFeed.EVERYTHING);
+                awaitListeners(pg, 3); // the cut one still listens as far as PostgreSQL can tell
+                a.tx(tx -> { nodeA.publish(tx, "account:21"); return null; });
+                assertThat(drain(seenByB, 1, 300)).as("a change after the reconnect").containsExactly("account:21");
+            }
+        }
+    }
+
+    /** Starts both feeds with a queue subscribed to B's, once B had its first full drop and both listen: B's queue. */
+    private static BlockingQueue<String> listening(Databases.TestDb pg, ChangeFeed nodeA, ChangeFeed nodeB) throws Exception {
+        BlockingQueue<String> seenByB = new LinkedBlockingQueue<>();
+        nodeB.subscribe(seenByB::add);
+        nodeA.start();
+        nodeB.start();
+        // Listening starts with a full drop: anything may have changed before the node listened.
+        assertThat(seenByB.poll(WAIT_S, TimeUnit.SECONDS)).isEqualTo(ChangeFeed.EVERYTHING);
+        awaitListeners(pg, 2);
+        return seenByB;
+    }
+
     /** Waits until n connections LISTEN on the feed's channel (a publish before that could be missed). */
     private static void awaitListeners(Databases.TestDb pg, int n) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
         try (Connection c = DriverManager.getConnection(pg.url(), pg.user(), ""); Statement s = c.createStatement()) {
             while (true) {
-                try (ResultSet rs = s.executeQuery("select count(*) from pg_stat_activity where datname = current_database() and query = 'LISTEN tas_cache'")) {
+                try (ResultSet rs = s.executeQuery("select count(*) from pg_stat_activity where datname = current_database()"
+                        + " and application_name = '" + ChangeFeed.APPLICATION_NAME + "' and query in ('LISTEN tas_cache', 'SELECT 1')")) {
                     rs.next();
                     if (rs.getInt(1) == n) return;
                 }

@@ -35,6 +35,18 @@ class H2FilesTest {
         assertThat(H2Files.file("jdbc:h2:nio:/x")).isEmpty();
     }
 
+    /** D131: only an embedded file that H2 locks to this process; a URL that lets other processes in is not. */
+    @Test
+    void onlyAnEmbeddedLockedFileIsThisProcesssAlone() {
+        assertThat(H2Files.exclusive("jdbc:h2:file:./data/tas;WRITE_DELAY=0")).isTrue();
+        assertThat(H2Files.exclusive("jdbc:h2:./data/tas")).isTrue();
+        assertThat(H2Files.exclusive("jdbc:h2:file:./data/tas;AUTO_SERVER=TRUE")).isFalse();
+        assertThat(H2Files.exclusive("jdbc:h2:file:./data/tas;file_lock=no")).isFalse();
+        assertThat(H2Files.exclusive("jdbc:h2:mem:tas;DB_CLOSE_DELAY=-1")).isFalse();
+        assertThat(H2Files.exclusive("jdbc:h2:tcp://localhost/./data/tas")).isFalse();
+        assertThat(H2Files.exclusive("jdbc:postgresql://127.0.0.1:5432/tas")).isFalse();
+    }
+
     @Test
     void aMostlyDeadFileIsRewrittenWithItsLiveDataAndADenseOneIsLeft(@TempDir Path dir) throws Exception {
         String url = "jdbc:h2:file:" + dir.resolve("db").toAbsolutePath();
