@@ -33,7 +33,6 @@ import io.tas.http.TrustedProxies;
 import io.tas.http.Routes;
 import io.tas.http.SlowClients;
 import io.tas.jobs.Jobs;
-import io.tas.jobs.JobsConfig;
 import io.tas.market.MarketRoutes;
 import io.tas.market.MetadataRoutes;
 import io.tas.convert.ConvertRoutes;
@@ -49,7 +48,6 @@ import io.tas.risk.MaxWithdrawal;
 import io.tas.risk.RiskRoutes;
 import io.tas.ratelimit.FailureLimit;
 import io.tas.ratelimit.RateLimiter;
-import io.tas.reality.RealityConfig;
 import io.tas.ops.Health;
 import io.tas.ops.Lifecycle;
 import io.tas.reality.RealityPriceFeed;
@@ -69,7 +67,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 
 /** Wires storage, services, the API listener and the admin listener. Tests start exactly this. */
@@ -139,9 +136,9 @@ public final class App implements AutoCloseable {
             // its offset would go back, and a millisecond minted twice is an ID minted twice (D55).
             IdGenerator ids = new IdGenerator(clock instanceof SandboxClock s ? s.machine() : clock, lease);
             ChangeFeed changes = ChangeFeed.open(db, config.dbUrl(), config.dbUser(), config.dbPassword(),
-                    ChangeFeed.Settings.fromEnv(System.getenv())).measureLagIn(metrics);
+                    config.features().changeFeed()).measureLagIn(metrics);
             opened.push(changes);
-            Jobs jobs = new Jobs(db, clock, JobsConfig.fromEnv(System.getenv()), lease.nodeId());
+            Jobs jobs = new Jobs(db, clock, config.features().jobs(), lease.nodeId());
             opened.push(jobs);
             Domain d = new Domain(config, clock, db, ids, changes, jobs, metrics);
             d.closeables().reversed().forEach(opened::push);
@@ -167,13 +164,13 @@ public final class App implements AutoCloseable {
             beforeListen.accept(adminSurface);
             jobs.start(); // after the migrations (Database.open) and any reset or seed: due jobs run from here on
 
-            Health.Settings lifecycle = Health.Settings.fromEnv(System.getenv());
+            Health.Settings lifecycle = config.features().health();
             Health health = new Health(db, limiter::redisReady, lifecycle).bindMetrics(metrics);
             opened.push(health);
             Duration grace = lifecycle.shutdownGrace();
             // Issue 12 item 8: a request's headers and body must arrive within TAS_REQUEST_READ_TIMEOUT_MS, and a
             // connection idle for TAS_IDLE_CONNECTION_TIMEOUT_MS is closed (D104).
-            SlowClients.Settings slow = SlowClients.Settings.fromEnv(System.getenv());
+            SlowClients.Settings slow = config.features().slowClients();
             SlowClients slowClients = new SlowClients(slow.requestReadTimeout());
             opened.push(slowClients);
             FunctionCounter.builder("tas_slow_client_closes_total", slowClients, SlowClients::closedConnections)
@@ -215,7 +212,7 @@ public final class App implements AutoCloseable {
                         + " or the admin address " + config.adminHost() + ":" + config.adminPort() + " (a port in use?); the log above says why");
             }
             // The optional random walk of the Reality tickers (off unless TAS_PRICE_FEED=on), once requests can arrive.
-            RealityPriceFeed priceFeed = new RealityPriceFeed(d.market, clock, RealityPriceFeed.Settings.fromEnv(System.getenv()));
+            RealityPriceFeed priceFeed = new RealityPriceFeed(d.market, clock, config.features().priceFeed());
             opened.push(priceFeed);
             priceFeed.start();
             App app = new App(db, lease, changes, jobs, server, adminSurface, routes,
@@ -320,28 +317,6 @@ public final class App implements AutoCloseable {
 
     /** The Reality price feed (off unless TAS_PRICE_FEED=on; tests step it by hand). */
     public RealityPriceFeed priceFeed() { return priceFeed; }
-
-    /**
-     * The settings App.start reads from the environment beyond Config, checked before starting: a malformed one is a
-     * Config.Invalid (the CLI's one clear line), not a stack trace from inside the start.
-     */
-    public static void checkEnvironment(Map<String, String> env, boolean sandbox) {
-        RealityConfig.fromEnv(env, sandbox);
-        RealityPriceFeed.Settings.fromEnv(env);
-        Health.Settings.fromEnv(env);
-        ChangeFeed.Settings.fromEnv(env);
-        SlowClients.Settings.fromEnv(env);
-        logFormat(env);
-    }
-
-    /** TAS_LOG_FORMAT: text (default) or json; logback.xml picks its console appender by this name. */
-    static String logFormat(Map<String, String> env) {
-        String format = env.getOrDefault("TAS_LOG_FORMAT", "text");
-        if (!format.equals("text") && !format.equals("json")) {
-            throw new io.tas.config.Config.Invalid("TAS_LOG_FORMAT must be text or json, not '" + format + "'");
-        }
-        return format;
-    }
 
     /** The node id this node's IDs carry, leased from the database. */
     public int nodeId() { return lease.nodeId(); }

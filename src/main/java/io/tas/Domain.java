@@ -5,12 +5,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.tas.account.AccountService;
 import io.tas.accountswitch.AccountSwitchService;
 import io.tas.accountswitch.SwitchCheck;
-import io.tas.accountswitch.SwitchConfig;
 import io.tas.admin.SandboxClock;
 import io.tas.auth.ApiKeyService;
 import io.tas.auth.SecretCipher;
 import io.tas.config.Config;
-import io.tas.convert.ConvertConfig;
 import io.tas.convert.SmallAssetConversion;
 import io.tas.copytrade.CopyTradeService;
 import io.tas.jobs.Jobs;
@@ -21,7 +19,6 @@ import io.tas.market.PriceService;
 import io.tas.position.LeverageService;
 import io.tas.position.PositionHistory;
 import io.tas.position.PositionService;
-import io.tas.reality.RealityConfig;
 import io.tas.reality.RealityService;
 import io.tas.risk.DeltaNeutral;
 import io.tas.risk.MaxWithdrawal;
@@ -62,7 +59,6 @@ final class Domain {
     final Clock signatures;
 
     Domain(Config config, Clock clock, Database db, IdGenerator ids, ChangeFeed changes, Jobs jobs, MeterRegistry metrics) {
-        var env = System.getenv();
         accounts = new AccountService(db, clock, ids, config.cacheEnabled(), changes);
         keys = new ApiKeyService(db, clock, new SecretCipher(config.masterKey()), accounts, changes);
         market = new MarketService(db, changes);
@@ -78,19 +74,19 @@ final class Domain {
         ledger.bindMetrics(metrics);
         accounts.bindMetrics(metrics);
         leverage = new LeverageService(db, clock, ledger, market, prices, accounts);
-        deltaNeutral = new DeltaNeutral(db, ledger, market, prices, positions, DeltaNeutral.Config.fromEnv(env));
-        conversion = new SmallAssetConversion(db, clock, ids, ledger, prices, ConvertConfig.fromEnv(env));
+        deltaNeutral = new DeltaNeutral(db, ledger, market, prices, positions, DeltaNeutral.Config.of(config.features().deltaPositionThreshold()));
+        conversion = new SmallAssetConversion(db, clock, ids, ledger, prices, config.features().convert());
         maxWithdrawal = new MaxWithdrawal(db, ledger, prices, positions);
         spot = new SpotRecords(db, clock, ids, accounts);
         unifiedRecords = new UnifiedRecords(db, clock, ids, accounts);
         reality = new RealityService(db, clock, ids, ledger, market, prices, accounts, spot,
-                conversion.config().platformToken(), RealityConfig.fromEnv(env, config.sandbox()));
+                conversion.config().platformToken(), config.reality());
         // Issue 10: a committed ticker update fills the Reality orders it crosses (simulated execution), in the domain.
         market.onTicker(reality::onTicker);
         FunctionCounter.builder("tas_reality_orders_examined_total", reality, RealityService::ordersExamined)
                 .description("working Reality orders read by ticker updates to match them (only those the ticker crosses)").register(metrics);
         // Pending orders keep an account unified (SwitchCheck): working strategy orders and working Reality orders.
-        switches = new AccountSwitchService(db, clock, accounts, ledger, jobs, SwitchConfig.fromEnv(env),
+        switches = new AccountSwitchService(db, clock, accounts, ledger, jobs, config.features().accountSwitch(),
                 List.of(SwitchCheck.openPositions(positions), SwitchCheck.pendingOrders(strategies), SwitchCheck.workingRealityOrders(reality)));
         signatures = clock instanceof SandboxClock sandboxClock ? sandboxClock.machine() : clock;
     }

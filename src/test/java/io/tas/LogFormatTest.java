@@ -81,9 +81,9 @@ class LogFormatTest {
 
     @Test
     void anUnknownFormatIsRefusedAtStart() {
-        assertThat(App.logFormat(Map.of())).isEqualTo("text");
-        assertThat(App.logFormat(Map.of("TAS_LOG_FORMAT", "json"))).isEqualTo("json");
-        assertThatThrownBy(() -> App.logFormat(Map.of("TAS_LOG_FORMAT", "JSON"))).isInstanceOf(Config.Invalid.class)
+        assertThat(Config.fromEnv(Map.of()).features().logFormat()).isEqualTo("text");
+        assertThat(Config.fromEnv(Map.of("TAS_LOG_FORMAT", "json")).features().logFormat()).isEqualTo("json");
+        assertThatThrownBy(() -> Config.fromEnv(Map.of("TAS_LOG_FORMAT", "JSON"))).isInstanceOf(Config.Invalid.class)
                 .hasMessageContaining("TAS_LOG_FORMAT");
     }
 }

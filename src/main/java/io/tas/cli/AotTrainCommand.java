@@ -45,7 +45,7 @@ public final class AotTrainCommand implements Callable<Integer> {
         Path dir = Files.createTempDirectory("tas-aot-train");
         try {
             // Not the caller's TAS_* settings: a build must not depend on the shell it runs in (loopback, any free port).
-            Config config = Config.fromEnv(Map.of("TAS_HOST", "127.0.0.1")).withPort(0).withAdminPort(0)
+            Config config = Config.fromEnv(Map.of()).withHost("127.0.0.1").withPort(0).withAdminPort(0)
                     .withDb("jdbc:h2:file:" + dir.resolve("train"), "sa", "")
                     .withRateLimits(false).withSandbox(true).validated();
             App app = ServeCommand.start(config, "demo", false);

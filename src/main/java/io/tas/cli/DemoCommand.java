@@ -26,7 +26,6 @@ public final class DemoCommand implements Callable<Integer> {
         Config config;
         try {
             config = options.apply(main.env()).withSandbox(true).validated(); // the demo is the sandbox
-            App.checkEnvironment(main.env(), true);
         } catch (Config.Invalid e) {
             return ServeCommand.refuse(spec, e);
         }

@@ -38,7 +38,6 @@ public final class ServeCommand implements Callable<Integer> {
             config = config.withSandbox(sandbox || config.sandbox()).validated();
             // Issue 24 item 3: --reset empties every table, which only a sandbox may do.
             if (reset && !config.sandbox()) throw new Config.Invalid("--reset empties every table: only a sandbox resets (add --sandbox, or use tas demo --reset)");
-            App.checkEnvironment(main.env(), config.sandbox());
         } catch (Config.Invalid e) {
             return refuse(spec, e);
         }

@@ -33,18 +33,16 @@ public final class ServerOptions {
 
     /** The configuration of env with these flags over it: a flag wins over its variable, a variable over the default. */
     Config apply(Map<String, String> env) {
-        Config c = Config.fromEnv(env);
+        // --db-url is read as the URL setting itself: another URL may mean another database's default user, while
+        // TAS_DB_USER / TAS_DB_PASSWORD still apply (Config.fromEnv decides both, in one place).
+        Config c = Config.fromEnv(dbUrl == null ? env : Config.withUrl(env, dbUrl));
         if (port != null) c = c.withPort(port);
         if (adminPort != null) c = c.withAdminPort(adminPort);
-        if (dbUrl != null) {
-            // Another URL may mean another database's default user, but TAS_DB_USER / TAS_DB_PASSWORD still apply.
-            String user = dbUser != null ? dbUser : env.getOrDefault("TAS_DB_USER", dbUrl.startsWith("jdbc:postgresql") ? "postgres" : "sa");
-            c = c.withDb(dbUrl, user, dbPassword != null ? dbPassword : env.getOrDefault("TAS_DB_PASSWORD", ""));
-        } else if (dbUser != null || dbPassword != null) {
+        if (dbUser != null || dbPassword != null) {
             c = c.withDb(c.dbUrl(), dbUser != null ? dbUser : c.dbUser(), dbPassword != null ? dbPassword : c.dbPassword());
         }
-        if (rateLimits != null) c = c.withRateLimits(!"off".equalsIgnoreCase(rateLimits));
-        if (cache != null) c = c.withCache(!"off".equalsIgnoreCase(cache));
+        if (rateLimits != null) c = c.withRateLimits(Config.onOffFlag("--rate-limits", rateLimits));
+        if (cache != null) c = c.withCache(Config.onOffFlag("--cache", cache));
         if (timestampWindowMs != null) c = c.withTimestampWindow(Duration.ofMillis(timestampWindowMs));
         if (nodeId != null) c = c.withNodeId(nodeId);
         if (redisUrl != null) c = c.withRedisUrl(redisUrl);

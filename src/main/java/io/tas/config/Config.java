@@ -1,5 +1,6 @@
 package io.tas.config;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +36,8 @@ public record Config(
         String trustedProxies,   // IPs and CIDRs whose X-Forwarded-For names the client (io.tas.http.TrustedProxies); blank: none
         int rateLimitNodes,      // the nodes sharing the Redis buckets: while Redis does not answer each grants quota / this (D124)
         int authFailuresPerIp,   // failed authentications (40006, 40009, 40012) an IP may make per minute, then 429 (D122)
-        int passphraseFailuresPerKey) { // wrong passphrases per key per minute, then 429 before the PBKDF2 check (D122)
+        int passphraseFailuresPerKey, // wrong passphrases per key per minute, then 429 before the PBKDF2 check (D122)
+        Features features) {     // the settings of single features (jobs, switch, conversion, Reality, health, ...)
 
     public static final String DEFAULT_H2_URL = "jdbc:h2:file:./data/tas";
     /** Sandbox-only master key; operators set TAS_MASTER_KEY. Documented in README, refused outside a sandbox. */
@@ -51,58 +53,118 @@ public record Config(
         public Invalid(String message) { super(message); }
     }
 
-    public static Config fromEnv(Map<String, String> env) {
-        String dbUrl = env.getOrDefault("TAS_DB_URL", DEFAULT_H2_URL);
-        return new Config(
-                env.getOrDefault("TAS_HOST", "0.0.0.0"),
-                number(env, "TAS_PORT", 8080),
-                env.getOrDefault("TAS_ADMIN_HOST", "127.0.0.1"),
-                number(env, "TAS_ADMIN_PORT", 8081),
-                env.getOrDefault("TAS_ADMIN_TOKEN", DEMO_ADMIN_TOKEN),
+    /** Bodies and feeds: a cap beyond these would let one request hold more memory than a node should give it. */
+    static final int MAX_API_BODY = 16 << 20, MAX_ADMIN_BODY = 256 << 20, MAX_SEED = 1 << 30;
+
+    /**
+     * Every TAS_* setting the service reads, in one place (issue 24 item 9): each with its default and the values it can
+     * take. A value outside them stops the start with one clause naming the setting (all of them at once); a TAS_*
+     * variable nobody reads is logged as unknown (a typo would otherwise be silently ignored).
+     */
+    public static Config fromEnv(Map<String, String> map) {
+        Env env = new Env(map);
+        String dbUrl = env.text("TAS_DB_URL", DEFAULT_H2_URL);
+        env.check(dbUrl.startsWith("jdbc:h2:") || dbUrl.startsWith("jdbc:postgresql:"),
+                "TAS_DB_URL must be a jdbc:h2: or jdbc:postgresql: URL, not '" + dbUrl + "'");
+        String redisUrl = env.text("TAS_REDIS_URL", "");
+        String nodeIdRaw = env.text("TAS_NODE_ID", "");
+        Config c = new Config(
+                env.text("TAS_HOST", "0.0.0.0"),
+                env.integer("TAS_PORT", 8080, 0, 65_535),
+                env.text("TAS_ADMIN_HOST", "127.0.0.1"),
+                env.integer("TAS_ADMIN_PORT", 8081, 0, 65_535),
+                env.text("TAS_ADMIN_TOKEN", DEMO_ADMIN_TOKEN),
                 dbUrl,
-                env.getOrDefault("TAS_DB_USER", dbUrl.startsWith("jdbc:postgresql") ? "postgres" : "sa"),
-                env.getOrDefault("TAS_DB_PASSWORD", ""),
-                number(env, "TAS_DB_POOL_SIZE", 16),
-                env.getOrDefault("TAS_MASTER_KEY", DEMO_MASTER_KEY),
-                !"off".equalsIgnoreCase(env.getOrDefault("TAS_RATE_LIMITS", "on")),
-                Duration.ofMillis(number(env, "TAS_TIMESTAMP_WINDOW_MS", 30_000)),
-                number(env, "TAS_MAX_BODY_BYTES", 65_536),
-                !"off".equalsIgnoreCase(env.getOrDefault("TAS_CACHE", "on")),
-                "on".equalsIgnoreCase(env.getOrDefault("TAS_SANDBOX", "off")),
-                number(env, "TAS_ADMIN_MAX_BODY_BYTES", 1 << 20),
-                number(env, "TAS_SEED_MAX_BYTES", 256 << 20),
-                env.getOrDefault("TAS_NODE_ID", "").isBlank() ? null : number(env, "TAS_NODE_ID", 0),
-                Duration.ofMillis(number(env, "TAS_NODE_LEASE_TTL_MS", 30_000)),
-                env.getOrDefault("TAS_REDIS_URL", "").isBlank() ? null : env.get("TAS_REDIS_URL").strip(),
-                env.getOrDefault("TAS_REDIS_KEY_PREFIX", "tas:rl:"),
-                Duration.ofMillis(number(env, "TAS_REDIS_TIMEOUT_MS", 200)),
-                env.getOrDefault("TAS_TRUSTED_PROXIES", ""),
-                number(env, "TAS_RATE_LIMIT_NODES", 2),
-                number(env, "TAS_AUTH_FAILURES_PER_IP", 60),
-                number(env, "TAS_PASSPHRASE_FAILURES_PER_KEY", 10));
+                env.text("TAS_DB_USER", dbUrl.startsWith("jdbc:postgresql") ? "postgres" : "sa"),
+                env.text("TAS_DB_PASSWORD", ""),
+                env.integer("TAS_DB_POOL_SIZE", 16, 1, 1_000),
+                env.text("TAS_MASTER_KEY", DEMO_MASTER_KEY),
+                env.onOff("TAS_RATE_LIMITS", true),
+                env.millis("TAS_TIMESTAMP_WINDOW_MS", 30_000, 1_000, 86_400_000),
+                env.integer("TAS_MAX_BODY_BYTES", 65_536, 1_024, MAX_API_BODY),
+                env.onOff("TAS_CACHE", true),
+                env.onOff("TAS_SANDBOX", false),
+                env.integer("TAS_ADMIN_MAX_BODY_BYTES", 1 << 20, 1_024, MAX_ADMIN_BODY),
+                env.integer("TAS_SEED_MAX_BYTES", 256 << 20, 1_024, MAX_SEED),
+                nodeIdRaw.isBlank() ? null : env.optionalInteger("TAS_NODE_ID", 0, 1_023),
+                env.millis("TAS_NODE_LEASE_TTL_MS", 30_000, 3_000, 3_600_000),
+                redisUrl.isBlank() ? null : redisUrl.strip(),
+                env.text("TAS_REDIS_KEY_PREFIX", "tas:rl:"),
+                env.millis("TAS_REDIS_TIMEOUT_MS", 200, 1, 60_000),
+                env.text("TAS_TRUSTED_PROXIES", ""),
+                env.integer("TAS_RATE_LIMIT_NODES", 2, 1, 1_024),
+                env.integer("TAS_AUTH_FAILURES_PER_IP", 60, 1, 1_000_000),
+                env.integer("TAS_PASSPHRASE_FAILURES_PER_KEY", 10, 1, 1_000_000),
+                features(env));
+        List<String> unknown = env.unknown();
+        if (!unknown.isEmpty()) org.slf4j.LoggerFactory.getLogger(Config.class).warn("unknown settings ignored: {}", unknown);
+        if (!env.problems().isEmpty()) throw new Invalid(String.join("; ", env.problems()));
+        return c;
     }
 
-    /** A duration set in milliseconds, NAME_MS, within min..max; a clear refusal otherwise. */
-    public static Duration millis(Map<String, String> env, String name, long otherwise, long min, long max) {
-        String v = env.getOrDefault(name, Long.toString(otherwise));
-        long ms;
-        try {
-            ms = Long.parseLong(v.trim());
-        } catch (NumberFormatException e) {
-            throw new Invalid(name + " must be a number of milliseconds, got " + v);
-        }
-        if (ms < min || ms > max) throw new Invalid(name + " must be " + min + ".." + max + " ms, got " + v);
-        return Duration.ofMillis(ms);
+    private static Features features(Env env) {
+        var jobs = io.tas.jobs.JobsConfig.DEFAULTS;
+        var convert = io.tas.convert.ConvertConfig.DEFAULTS;
+        String token = env.text("TAS_PLATFORM_TOKEN", convert.platformToken()).strip();
+        env.check(io.tas.common.Inputs.isCoin(token), "TAS_PLATFORM_TOKEN must be a coin (A-Z, 0-9, at most 16), not '" + token + "'");
+        var health = io.tas.ops.Health.Settings.DEFAULTS;
+        var slow = io.tas.http.SlowClients.Settings.DEFAULTS;
+        var feed = io.tas.store.ChangeFeed.Settings.DEFAULTS;
+        return new Features(
+                new io.tas.jobs.JobsConfig(env.millis("TAS_JOBS_POLL_MS", jobs.pollInterval().toMillis(), 10, 3_600_000),
+                        env.millis("TAS_JOBS_RUN_DUE_TIMEOUT_MS", jobs.runDueTimeout().toMillis(), 0, 600_000)),
+                new io.tas.accountswitch.SwitchConfig(env.millis("TAS_ACCOUNT_SWITCH_DELAY_MS",
+                        io.tas.accountswitch.SwitchConfig.DEFAULT_DELAY.toMillis(), 0, 86_400_000)),
+                // A fee rate of 1 or more, or below 0, would take or mint coins (issue 24 item 9).
+                new io.tas.convert.ConvertConfig(token,
+                        env.decimal("TAS_CONVERT_FEE_RATE", convert.feeRate().toPlainString(), BigDecimal.ZERO, true, BigDecimal.ONE, false),
+                        env.decimal("TAS_SMALL_ASSET_USDT", convert.thresholdUsdt().toPlainString(), BigDecimal.ZERO, false, new BigDecimal("1000000"), true)),
+                env.decimal("TAS_DELTA_POSITION_THRESHOLD", "0.2", BigDecimal.ZERO, true, BigDecimal.ONE, true),
+                env.optionalOnOff("TAS_SIMULATED_EXECUTION"),
+                priceFeed(env),
+                new io.tas.ops.Health.Settings(env.millis("TAS_SHUTDOWN_GRACE_MS", health.shutdownGrace().toMillis(), 0, 30_000),
+                        env.millis("TAS_SHUTDOWN_DELAY_MS", health.shutdownDelay().toMillis(), 0, 30_000),
+                        env.millis("TAS_READY_PROBE_PERIOD_MS", health.probePeriod().toMillis(), 100, 60_000),
+                        env.millis("TAS_READY_PROBE_TIMEOUT_MS", health.probeTimeout().toMillis(), 100, 60_000)),
+                new io.tas.http.SlowClients.Settings(env.millis("TAS_REQUEST_READ_TIMEOUT_MS", slow.requestReadTimeout().toMillis(), 100, 3_600_000),
+                        env.millis("TAS_IDLE_CONNECTION_TIMEOUT_MS", slow.idleConnectionTimeout().toMillis(), 100, 3_600_000)),
+                new io.tas.store.ChangeFeed.Settings(env.millis("TAS_CHANGE_FEED_PING_MS", feed.pingEvery().toMillis(), 100, 60_000),
+                        env.millis("TAS_CHANGE_FEED_PING_TIMEOUT_MS", feed.pingTimeout().toMillis(), 100, 60_000)),
+                env.oneOf("TAS_LOG_FORMAT", "text", java.util.Set.of("text", "json")));
     }
 
-    private static int number(Map<String, String> env, String name, int otherwise) {
-        String v = env.get(name);
-        if (v == null) return otherwise;
-        try {
-            return Integer.parseInt(v.trim());
-        } catch (NumberFormatException e) {
-            throw new Invalid(name + " must be a whole number, not '" + v + "'");
+    /**
+     * TAS_PRICE_FEED=on|off; its seed, interval and step are read only when it is on (a malformed one then stops the
+     * start); the step is a fraction, 0 < step < 0.2 (the band).
+     */
+    private static io.tas.reality.RealityPriceFeed.Settings priceFeed(Env env) {
+        if (!env.onOff("TAS_PRICE_FEED", false)) {
+            env.known("TAS_PRICE_FEED_SEED", "TAS_PRICE_FEED_INTERVAL_MS", "TAS_PRICE_FEED_STEP");
+            return io.tas.reality.RealityPriceFeed.Settings.OFF;
         }
+        BigDecimal band = io.tas.reality.RealityPriceFeed.Settings.defaultBand();
+        return new io.tas.reality.RealityPriceFeed.Settings(true, env.anyLong("TAS_PRICE_FEED_SEED", 1),
+                env.millis("TAS_PRICE_FEED_INTERVAL_MS", 1_000, 100, 3_600_000),
+                env.decimal("TAS_PRICE_FEED_STEP", "0.001", BigDecimal.ZERO, false, band, false), band);
+    }
+
+    /** The environment with another database URL, as `--db-url` gives it (flags win over variables). */
+    public static Map<String, String> withUrl(Map<String, String> env, String dbUrl) {
+        Map<String, String> e = new java.util.HashMap<>(env);
+        e.put("TAS_DB_URL", dbUrl);
+        return e;
+    }
+
+    /** Reality execution (issue 10): TAS_SIMULATED_EXECUTION, or the sandbox flag when it is unset. */
+    public io.tas.reality.RealityConfig reality() {
+        return new io.tas.reality.RealityConfig(features.simulatedExecution() != null ? features.simulatedExecution() : sandbox);
+    }
+
+    /** An on/off flag's value (--rate-limits, --cache), or Invalid naming it. */
+    public static boolean onOffFlag(String flag, String value) {
+        Boolean b = Env.parseOnOff(value);
+        if (b == null) throw new Invalid(flag + " must be on or off (or true/false), not '" + value + "'");
+        return b;
     }
 
     /**
@@ -128,16 +190,10 @@ public record Config(
         if (!sandbox && timestampWindow.toMillis() > MAX_LIVE_TIMESTAMP_WINDOW_MS) {
             out.add("TAS_TIMESTAMP_WINDOW_MS above " + MAX_LIVE_TIMESTAMP_WINDOW_MS + " is for a sandbox only (pass --sandbox, TAS_SANDBOX=on)");
         }
-        if (adminMaxBodyBytes <= 0) out.add("TAS_ADMIN_MAX_BODY_BYTES must be positive");
-        if (seedMaxBytes <= 0) out.add("TAS_SEED_MAX_BYTES must be positive");
         if (redisUrl != null && !redisUrl.startsWith("redis://") && !redisUrl.startsWith("rediss://")) {
             out.add("TAS_REDIS_URL must start with redis:// or rediss:// (say redis://127.0.0.1:6379)");
         }
         if (redisKeyPrefix == null || redisKeyPrefix.isEmpty()) out.add("TAS_REDIS_KEY_PREFIX must not be empty");
-        if (redisTimeout.isNegative() || redisTimeout.isZero()) out.add("TAS_REDIS_TIMEOUT_MS must be positive");
-        if (rateLimitNodes < 1) out.add("TAS_RATE_LIMIT_NODES must be at least 1");
-        if (authFailuresPerIp < 1) out.add("TAS_AUTH_FAILURES_PER_IP must be at least 1 (a minute's failed authentications per IP)");
-        if (passphraseFailuresPerKey < 1) out.add("TAS_PASSPHRASE_FAILURES_PER_KEY must be at least 1 (a minute's wrong passphrases per key)");
         try {
             io.tas.http.TrustedProxies.parse(trustedProxies);
         } catch (Invalid e) {
@@ -153,6 +209,7 @@ public record Config(
         return this;
     }
 
+    public Config withHost(String h) { return with(e -> e.host = h); }
     public Config withPort(int p) { return with(e -> e.port = p); }
     public Config withAdminPort(int p) { return with(e -> e.adminPort = p); }
     public Config withDb(String url, String user, String password) {
@@ -183,6 +240,7 @@ public record Config(
         boolean rateLimitsEnabled, cacheEnabled, sandbox;
         Duration timestampWindow, nodeLeaseTtl, redisTimeout;
         Integer nodeId;
+        Features features;
 
         Edit(Config c) {
             host = c.host; port = c.port; adminHost = c.adminHost; adminPort = c.adminPort; adminToken = c.adminToken;
@@ -193,13 +251,14 @@ public record Config(
             redisUrl = c.redisUrl; redisKeyPrefix = c.redisKeyPrefix; redisTimeout = c.redisTimeout;
             trustedProxies = c.trustedProxies;
             rateLimitNodes = c.rateLimitNodes; authFailuresPerIp = c.authFailuresPerIp; passphraseFailuresPerKey = c.passphraseFailuresPerKey;
+            features = c.features;
         }
 
         Config build() {
             return new Config(host, port, adminHost, adminPort, adminToken, dbUrl, dbUser, dbPassword, dbPoolSize, masterKey,
                     rateLimitsEnabled, timestampWindow, maxBodyBytes, cacheEnabled, sandbox, adminMaxBodyBytes, seedMaxBytes,
                     nodeId, nodeLeaseTtl, redisUrl, redisKeyPrefix, redisTimeout, trustedProxies, rateLimitNodes, authFailuresPerIp,
-                    passphraseFailuresPerKey);
+                    passphraseFailuresPerKey, features);
         }
     }
 }

@@ -10,7 +10,6 @@ import io.helidon.webserver.http1.Http1ConnectionListener;
 import io.tas.config.Config;
 
 import java.time.Duration;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -35,10 +34,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class SlowClients implements AutoCloseable {
     /** TAS_REQUEST_READ_TIMEOUT_MS bounds headers and body; TAS_IDLE_CONNECTION_TIMEOUT_MS an idle keep-alive connection. */
     public record Settings(Duration requestReadTimeout, Duration idleConnectionTimeout) {
-        public static Settings fromEnv(Map<String, String> env) {
-            return new Settings(Config.millis(env, "TAS_REQUEST_READ_TIMEOUT_MS", 10_000, 100, 3_600_000),
-                    Config.millis(env, "TAS_IDLE_CONNECTION_TIMEOUT_MS", 120_000, 100, 3_600_000));
-        }
+        /** Both unset (read in Config.fromEnv). */
+        public static final Settings DEFAULTS = new Settings(Duration.ofSeconds(10), Duration.ofMinutes(2));
 
         /** How often Helidon looks for idle connections: a tenth of the timeout, within 1..30 s. */
         public Duration idleConnectionPeriod() {

@@ -12,7 +12,6 @@ import org.slf4j.LoggerFactory;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -39,12 +38,8 @@ public final class Health implements AutoCloseable {
      * TAS_READY_PROBE_TIMEOUT_MS: a database probe that has not answered within this counts as DOWN (D127).
      */
     public record Settings(Duration shutdownGrace, Duration shutdownDelay, Duration probePeriod, Duration probeTimeout) {
-        public static Settings fromEnv(Map<String, String> env) {
-            return new Settings(Config.millis(env, "TAS_SHUTDOWN_GRACE_MS", 10_000, 0, 30_000),
-                    Config.millis(env, "TAS_SHUTDOWN_DELAY_MS", 0, 0, 30_000),
-                    Config.millis(env, "TAS_READY_PROBE_PERIOD_MS", 1_000, 100, 60_000),
-                    Config.millis(env, "TAS_READY_PROBE_TIMEOUT_MS", 2_000, 100, 60_000));
-        }
+        /** All four unset (read in Config.fromEnv). */
+        public static final Settings DEFAULTS = new Settings(Duration.ofSeconds(10), Duration.ZERO, Duration.ofSeconds(1), Duration.ofSeconds(2));
     }
 
     private final Database db;

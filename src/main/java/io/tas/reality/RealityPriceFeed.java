@@ -33,37 +33,11 @@ public final class RealityPriceFeed implements AutoCloseable {
     public record Settings(boolean enabled, long seed, Duration interval, BigDecimal step, BigDecimal band) {
         static final BigDecimal BAND = new BigDecimal("0.2");
 
-        /**
-         * TAS_PRICE_FEED=on|off (also true|false); the other TAS_PRICE_FEED_* values are read only when it is on (a
-         * malformed one then refuses the start with a clear message); the step is a fraction, 0 < step < 0.2 (the band).
-         */
-        public static Settings fromEnv(Map<String, String> env) {
-            boolean on = RealityConfig.onOff(env, "TAS_PRICE_FEED", false);
-            if (!on) return new Settings(false, 1, Duration.ofMillis(1000), new BigDecimal("0.001"), BAND);
-            long ms = Math.max(100, whole(env, "TAS_PRICE_FEED_INTERVAL_MS", 1000));
-            long seed = whole(env, "TAS_PRICE_FEED_SEED", 1);
-            String v = env.getOrDefault("TAS_PRICE_FEED_STEP", "0.001").trim();
-            BigDecimal step;
-            try {
-                step = new BigDecimal(v);
-            } catch (NumberFormatException e) {
-                throw new Config.Invalid("TAS_PRICE_FEED_STEP must be a decimal fraction, not '" + v + "'");
-            }
-            if (step.signum() <= 0 || step.compareTo(BAND) >= 0) {
-                throw new Config.Invalid("TAS_PRICE_FEED_STEP must be above 0 and below " + BAND + ", not " + v);
-            }
-            return new Settings(true, seed, Duration.ofMillis(ms), step, BAND);
-        }
+        /** TAS_PRICE_FEED off (read in Config.fromEnv, with its seed, interval and step when it is on). */
+        public static final Settings OFF = new Settings(false, 1, Duration.ofMillis(1000), new BigDecimal("0.001"), BAND);
 
-        private static long whole(Map<String, String> env, String name, long dflt) {
-            String v = env.get(name);
-            if (v == null || v.isBlank()) return dflt;
-            try {
-                return Long.parseLong(v.trim());
-            } catch (NumberFormatException e) {
-                throw new Config.Invalid(name + " must be a whole number, not '" + v + "'");
-            }
-        }
+        /** How far a walk may move a pair's price from where it started: ±20 %. */
+        public static BigDecimal defaultBand() { return BAND; }
     }
 
     private final MarketService market;

@@ -47,9 +47,10 @@ public final class DeltaNeutral {
 
     /** §2.7 thresholds: positionThreshold from TAS_DELTA_POSITION_THRESHOLD, deltaThreshold (deprecated) 20 % per §2.7. */
     public record Config(BigDecimal positionThreshold, BigDecimal deltaThreshold) {
-        public static Config fromEnv(Map<String, String> env) {
-            return new Config(new BigDecimal(env.getOrDefault("TAS_DELTA_POSITION_THRESHOLD", "0.2")), new BigDecimal("0.2"));
-        }
+        /** §2.7: at or below 20 % counts as neutral. */
+        public static final BigDecimal DELTA_THRESHOLD = new BigDecimal("0.2");
+
+        public static Config of(BigDecimal positionThreshold) { return new Config(positionThreshold, DELTA_THRESHOLD); }
     }
 
     public record CoinRatio(String coin, BigDecimal positionRatio) {}

@@ -15,7 +15,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -52,12 +51,8 @@ public final class ChangeFeed implements AutoCloseable {
      * how long that round trip (and connecting) may take before the connection counts as lost (D128).
      */
     public record Settings(Duration pingEvery, Duration pingTimeout) {
-        public static final Settings DEFAULTS = fromEnv(Map.of());
-
-        public static Settings fromEnv(Map<String, String> env) {
-            return new Settings(Config.millis(env, "TAS_CHANGE_FEED_PING_MS", 1_000, 100, 60_000),
-                    Config.millis(env, "TAS_CHANGE_FEED_PING_TIMEOUT_MS", 2_000, 100, 60_000));
-        }
+        /** Both unset (read in Config.fromEnv). */
+        public static final Settings DEFAULTS = new Settings(Duration.ofSeconds(1), Duration.ofSeconds(2));
     }
 
     private final Database db;

@@ -17,21 +17,29 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class SwitchSettingsTest {
     @Test
     void theDelayIsAMinuteUnlessSetAndNeverNegative() {
-        assertThat(SwitchConfig.fromEnv(Map.of()).delay()).isEqualTo(Duration.ofSeconds(60));
-        assertThat(SwitchConfig.fromEnv(Map.of("TAS_ACCOUNT_SWITCH_DELAY_MS", " 1500 ")).delay()).isEqualTo(Duration.ofMillis(1500));
-        assertThat(SwitchConfig.fromEnv(Map.of("TAS_ACCOUNT_SWITCH_DELAY_MS", "0")).delay()).isZero();
-        assertThatThrownBy(() -> SwitchConfig.fromEnv(Map.of("TAS_ACCOUNT_SWITCH_DELAY_MS", "-1")))
-                .hasMessage("TAS_ACCOUNT_SWITCH_DELAY_MS must be a whole number of milliseconds, 0 or more, not '-1'");
-        assertThatThrownBy(() -> SwitchConfig.fromEnv(Map.of("TAS_ACCOUNT_SWITCH_DELAY_MS", "soon"))).hasMessageContaining("not 'soon'");
+        assertThat(delay(Map.of())).isEqualTo(Duration.ofSeconds(60));
+        assertThat(delay(Map.of("TAS_ACCOUNT_SWITCH_DELAY_MS", " 1500 "))).isEqualTo(Duration.ofMillis(1500));
+        assertThat(delay(Map.of("TAS_ACCOUNT_SWITCH_DELAY_MS", "0"))).isZero();
+        assertThatThrownBy(() -> delay(Map.of("TAS_ACCOUNT_SWITCH_DELAY_MS", "-1")))
+                .hasMessage("TAS_ACCOUNT_SWITCH_DELAY_MS must be 0..86400000 ms, got -1");
+        assertThatThrownBy(() -> delay(Map.of("TAS_ACCOUNT_SWITCH_DELAY_MS", "soon"))).hasMessageContaining("got soon");
+    }
+
+    private static Duration delay(Map<String, String> env) {
+        return io.tas.config.Config.fromEnv(env).features().accountSwitch().delay();
+    }
+
+    private static JobsConfig jobs(Map<String, String> env) {
+        return io.tas.config.Config.fromEnv(env).features().jobs();
     }
 
     @Test
     void jobsPollEveryTenSecondsUnlessSet() {
-        JobsConfig defaults = JobsConfig.fromEnv(Map.of());
+        JobsConfig defaults = jobs(Map.of());
         assertThat(defaults.pollInterval()).isEqualTo(Duration.ofSeconds(10));
         assertThat(defaults.runDueTimeout()).isEqualTo(Duration.ofSeconds(15));
-        assertThat(JobsConfig.fromEnv(Map.of("TAS_JOBS_POLL_MS", "250")).pollInterval()).isEqualTo(Duration.ofMillis(250));
-        assertThatThrownBy(() -> JobsConfig.fromEnv(Map.of("TAS_JOBS_POLL_MS", "0"))).hasMessageContaining("must be 10..3600000 ms");
+        assertThat(jobs(Map.of("TAS_JOBS_POLL_MS", "250")).pollInterval()).isEqualTo(Duration.ofMillis(250));
+        assertThatThrownBy(() -> jobs(Map.of("TAS_JOBS_POLL_MS", "0"))).hasMessageContaining("must be 10..3600000 ms");
     }
 
     @Test

@@ -49,38 +49,44 @@ class RealityPriceFeedTest {
     @Test
     void feedSettingsAreReadOnlyWhenTheFeedIsOnAndTheStepIsRangeChecked() {
         // Off: malformed values of the other settings do not matter (they are not read).
-        RealityPriceFeed.Settings off = RealityPriceFeed.Settings.fromEnv(Map.of("TAS_PRICE_FEED_INTERVAL_MS", "soon",
+        RealityPriceFeed.Settings off = feed(Map.of("TAS_PRICE_FEED_INTERVAL_MS", "soon",
                 "TAS_PRICE_FEED_SEED", "x", "TAS_PRICE_FEED_STEP", "big"));
         assertThat(off.enabled()).isFalse();
-        assertThat(RealityPriceFeed.Settings.fromEnv(Map.of("TAS_PRICE_FEED", "false")).enabled()).isFalse();
-        RealityPriceFeed.Settings on = RealityPriceFeed.Settings.fromEnv(Map.of("TAS_PRICE_FEED", "true", "TAS_PRICE_FEED_STEP", "0.01",
+        assertThat(feed(Map.of("TAS_PRICE_FEED", "false")).enabled()).isFalse();
+        RealityPriceFeed.Settings on = feed(Map.of("TAS_PRICE_FEED", "true", "TAS_PRICE_FEED_STEP", "0.01",
                 "TAS_PRICE_FEED_SEED", "7", "TAS_PRICE_FEED_INTERVAL_MS", "250"));
         assertThat(on.enabled()).isTrue();
         assertThat(on.step()).isEqualByComparingTo("0.01");
         assertThat(on.seed()).isEqualTo(7);
         assertThat(on.interval().toMillis()).isEqualTo(250);
         // On: a malformed or out-of-range value refuses the start with one clear message (Config.Invalid).
-        assertThatThrownBy(() -> RealityPriceFeed.Settings.fromEnv(Map.of("TAS_PRICE_FEED", "on", "TAS_PRICE_FEED_STEP", "big")))
-                .isInstanceOf(io.tas.config.Config.Invalid.class).hasMessage("TAS_PRICE_FEED_STEP must be a decimal fraction, not 'big'");
+        assertThatThrownBy(() -> feed(Map.of("TAS_PRICE_FEED", "on", "TAS_PRICE_FEED_STEP", "big")))
+                .isInstanceOf(io.tas.config.Config.Invalid.class).hasMessage("TAS_PRICE_FEED_STEP must be a decimal number, not 'big'");
         for (String step : new String[]{"0", "-0.001", "0.2", "1"}) {
-            assertThatThrownBy(() -> RealityPriceFeed.Settings.fromEnv(Map.of("TAS_PRICE_FEED", "on", "TAS_PRICE_FEED_STEP", step)))
+            assertThatThrownBy(() -> feed(Map.of("TAS_PRICE_FEED", "on", "TAS_PRICE_FEED_STEP", step)))
                     .isInstanceOf(io.tas.config.Config.Invalid.class).hasMessageContaining("TAS_PRICE_FEED_STEP must be above 0 and below 0.2");
         }
-        assertThatThrownBy(() -> RealityPriceFeed.Settings.fromEnv(Map.of("TAS_PRICE_FEED", "on", "TAS_PRICE_FEED_SEED", "x")))
+        assertThatThrownBy(() -> feed(Map.of("TAS_PRICE_FEED", "on", "TAS_PRICE_FEED_SEED", "x")))
                 .isInstanceOf(io.tas.config.Config.Invalid.class).hasMessage("TAS_PRICE_FEED_SEED must be a whole number, not 'x'");
-        assertThatThrownBy(() -> RealityPriceFeed.Settings.fromEnv(Map.of("TAS_PRICE_FEED", "maybe")))
+        assertThatThrownBy(() -> feed(Map.of("TAS_PRICE_FEED", "maybe")))
                 .isInstanceOf(io.tas.config.Config.Invalid.class).hasMessage("TAS_PRICE_FEED must be on or off (or true/false), not 'maybe'");
     }
 
     @Test
     void simulatedExecutionAcceptsOnOffTrueFalse() {
-        assertThat(RealityConfig.fromEnv(Map.of(), true).simulatedExecution()).isTrue();
-        assertThat(RealityConfig.fromEnv(Map.of(), false).simulatedExecution()).isFalse();
-        assertThat(RealityConfig.fromEnv(Map.of("TAS_SIMULATED_EXECUTION", "TRUE"), false).simulatedExecution()).isTrue();
-        assertThat(RealityConfig.fromEnv(Map.of("TAS_SIMULATED_EXECUTION", "on"), false).simulatedExecution()).isTrue();
-        assertThat(RealityConfig.fromEnv(Map.of("TAS_SIMULATED_EXECUTION", "false"), true).simulatedExecution()).isFalse();
-        assertThat(RealityConfig.fromEnv(Map.of("TAS_SIMULATED_EXECUTION", "off"), true).simulatedExecution()).isFalse();
-        assertThatThrownBy(() -> RealityConfig.fromEnv(Map.of("TAS_SIMULATED_EXECUTION", "yes"), true))
+        assertThat(reality(Map.of(), true).simulatedExecution()).isTrue();
+        assertThat(reality(Map.of(), false).simulatedExecution()).isFalse();
+        assertThat(reality(Map.of("TAS_SIMULATED_EXECUTION", "TRUE"), false).simulatedExecution()).isTrue();
+        assertThat(reality(Map.of("TAS_SIMULATED_EXECUTION", "on"), false).simulatedExecution()).isTrue();
+        assertThat(reality(Map.of("TAS_SIMULATED_EXECUTION", "false"), true).simulatedExecution()).isFalse();
+        assertThat(reality(Map.of("TAS_SIMULATED_EXECUTION", "off"), true).simulatedExecution()).isFalse();
+        assertThatThrownBy(() -> reality(Map.of("TAS_SIMULATED_EXECUTION", "yes"), true))
                 .isInstanceOf(io.tas.config.Config.Invalid.class).hasMessage("TAS_SIMULATED_EXECUTION must be on or off (or true/false), not 'yes'");
+    }
+
+    private static RealityPriceFeed.Settings feed(Map<String, String> env) { return io.tas.config.Config.fromEnv(env).features().priceFeed(); }
+
+    private static RealityConfig reality(Map<String, String> env, boolean sandbox) {
+        return io.tas.config.Config.fromEnv(env).withSandbox(sandbox).reality();
     }
 }

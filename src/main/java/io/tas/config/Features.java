@@ -1,0 +1,19 @@
+package io.tas.config;
+
+import io.tas.accountswitch.SwitchConfig;
+import io.tas.convert.ConvertConfig;
+import io.tas.http.SlowClients;
+import io.tas.jobs.JobsConfig;
+import io.tas.ops.Health;
+import io.tas.reality.RealityPriceFeed;
+import io.tas.store.ChangeFeed;
+
+import java.math.BigDecimal;
+
+/**
+ * The settings of single features, read with all the others in Config.fromEnv (issue 24 item 9). simulatedExecution
+ * is null when unset: Reality execution then follows the sandbox flag, which a flag may set after the environment.
+ */
+public record Features(JobsConfig jobs, SwitchConfig accountSwitch, ConvertConfig convert, BigDecimal deltaPositionThreshold,
+                       Boolean simulatedExecution, RealityPriceFeed.Settings priceFeed, Health.Settings health,
+                       SlowClients.Settings slowClients, ChangeFeed.Settings changeFeed, String logFormat) {}
