@@ -116,10 +116,9 @@ public final class PositionService {
             if (f.size().signum() > 0) {
                 BigDecimal margin = Ledger.scaled(PositionMath.initialMargin(inst.isInverse(), f.size(), f.price(), p.leverage()));
                 BigDecimal size = p.size().add(f.size());
-                // Inverse contracts average entry harmonically (value in coin is size / price).
-                BigDecimal entry = Ledger.scaled(inst.isInverse()
-                        ? size.divide(p.size().divide(p.openPriceAvg(), PositionMath.MC).add(f.size().divide(f.price(), PositionMath.MC)), PositionMath.MC)
-                        : p.openPriceAvg().multiply(p.size()).add(f.price().multiply(f.size())).divide(size, PositionMath.MC));
+                // The size-weighted arithmetic mean, inverse contracts too: their PnL is size x (exit - entry) / exit with
+                // size in the base coin, which sums over the legs only with this mean (issue 24).
+                BigDecimal entry = Ledger.scaled(p.openPriceAvg().multiply(p.size()).add(f.price().multiply(f.size())).divide(size, PositionMath.MC));
                 ledger.submit(List.of(key), rows -> rows.post("position_add", null, p.uid(), openMovements(key, margin, f.fee())));
                 next = new Position(p.id(), p.uid(), p.category(), p.symbol(), p.marginCoin(), p.holdSide(), p.marginMode(),
                         p.posMode(), p.leverage(), size, p.locked(), entry, p.marginSize().add(margin), p.achievedProfits(),

@@ -26,15 +26,17 @@ final class SimInvariants {
     private final Map<Acct, ApiClient> clients;
     private final java.util.function.Function<io.tas.support.Credentials, ApiClient> keyClient;
     private final SimModel model;
+    private final RefModel ref;
     private final Transcript transcript;
     private long checks;
 
     SimInvariants(Admin admin, Map<Acct, ApiClient> clients, java.util.function.Function<io.tas.support.Credentials, ApiClient> keyClient,
-                  SimModel model, Transcript transcript) {
+                  SimModel model, RefModel ref, Transcript transcript) {
         this.admin = admin;
         this.clients = clients;
         this.keyClient = keyClient;
         this.model = model;
+        this.ref = ref;
         this.transcript = transcript;
     }
 
@@ -47,26 +49,48 @@ final class SimInvariants {
         if (!r.data().path("ok").asBoolean()) throw new AssertionError(where + ": ledger not conserved: " + r.raw());
     }
 
-    /** Every FULL_CHECK_EVERY steps and at the end of a seed. */
+    /**
+     * Every FULL_CHECK_EVERY steps and at the end of a seed: the invariants of every account, then every figure of every
+     * account against the reference model, through the admin rows and the signed rows (ModelCheck.signed).
+     */
     void full(String where) {
         conservation(where);
+        Map<Acct, JsonNode[]> rows = new java.util.LinkedHashMap<>();
+        for (Acct a : SimWorld.ALL) rows.put(a, read(where, a));
         for (Acct a : SimWorld.ALL) {
-            balances(where, a);
-            if (a.unified()) settingsMatchPositions(where, a);
+            ref.check.balances(where, ref.account(a), rows.get(a)[0]);
+            ref.check.positions(where, ref.account(a), rows.get(a)[1]);
+            ref.check.signed(where, ref.account(a), clients.get(a));
+            checks++;
         }
         recordsReadable(where, 5);
     }
 
-    /** After a step: the balances of the accounts it touched, and their settings against their positions. */
+    /** After a step: the accounts it touched, their invariants and their balances and positions against the reference model. */
     void accounts(String where, java.util.Collection<Acct> touched) {
         for (Acct a : touched) {
-            balances(where, a);
-            if (a.unified()) settingsMatchPositions(where, a);
+            JsonNode[] r = read(where, a);
+            ref.check.balances(where, ref.account(a), r[0]);
+            ref.check.positions(where, ref.account(a), r[1]);
         }
     }
 
-    private void balances(String where, Acct a) {
-        for (JsonNode b : admin.get("/admin/v1/accounts/" + a.uid() + "/balances").data()) {
+    /** After a step: the balances of accounts only the reference model saw change, against it. */
+    void balances(String where, java.util.Collection<Acct> changed) {
+        for (Acct a : changed) ref.check.balances(where, ref.account(a), balances(where, a));
+    }
+
+    /** An account's balance rows and open positions (admin), with the invariants over them. */
+    private JsonNode[] read(String where, Acct a) {
+        JsonNode balances = balances(where, a);
+        JsonNode positions = admin.get("/admin/v1/accounts/" + a.uid() + "/positions").data();
+        if (a.unified()) settingsMatchPositions(where, a, positions);
+        return new JsonNode[]{balances, positions};
+    }
+
+    private JsonNode balances(String where, Acct a) {
+        JsonNode rows = admin.get("/admin/v1/accounts/" + a.uid() + "/balances").data();
+        for (JsonNode b : rows) {
             BigDecimal available = new BigDecimal(b.get("available").asText());
             BigDecimal frozen = new BigDecimal(b.get("frozen").asText());
             BigDecimal debt = new BigDecimal(b.get("debt").asText());
@@ -75,14 +99,16 @@ final class SimInvariants {
                 throw new AssertionError(where + ": " + a.name() + " balance negative beyond its debt: " + b);
             }
         }
+        return rows;
     }
 
-    private void settingsMatchPositions(String where, Acct a) {
+    private void settingsMatchPositions(String where, Acct a, JsonNode positions) {
         Reply s = clients.get(a).get("/api/v3/account/settings");
         if (s.code().equals("40084")) return; // switched to classic: no unified settings to compare with
         if (!s.code().equals("00000")) throw new AssertionError(where + ": settings of " + a.name() + " unreadable: " + s.raw());
         JsonNode settings = s.data();
-        for (JsonNode p : admin.get("/admin/v1/accounts/" + a.uid() + "/positions").data()) {
+        ref.check.settings(where, ref.account(a), settings);
+        for (JsonNode p : positions) {
             checks++;
             String what = where + ": " + a.name() + " position " + transcript.normalise(p.toString()) + " vs settings " + settings;
             if (!p.get("posMode").asText().equals(settings.get("holdMode").asText())) throw new AssertionError(what + ": hold mode differs");

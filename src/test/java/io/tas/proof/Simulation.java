@@ -47,7 +47,7 @@ final class Simulation {
     static final int FULL_CHECK_EVERY = 50;
 
     record Result(long seed, int ops, String transcriptHash, String stateHash, List<String> transcript,
-                  Map<String, long[]> outcomes, long checks) {}
+                  Map<String, long[]> outcomes, long checks, long modelFigures, Map<String, Integer> modelEvents) {}
 
     private final TestServer server;
     final Admin admin;
@@ -58,6 +58,8 @@ final class Simulation {
     Random rnd;
     private Transcript transcript;
     SimModel model;
+    /** The reference model of the run's amounts (issue 24, D133). */
+    RefModel ref;
     private final Map<String, long[]> outcomes = new TreeMap<>();
     long opStart;
     /** Time spent in operations, per-step checks and full checks (ns), over the simulation's life. */
@@ -77,7 +79,7 @@ final class Simulation {
     private final Map<String, ApiClient> keyClients = new java.util.HashMap<>();
 
     /** The invariant checks over the current state (after a run, or a reset and seed with run(seed, 0)). */
-    SimInvariants invariants() { return new SimInvariants(admin, clients, this::keyClient, model, transcript); }
+    SimInvariants invariants() { return new SimInvariants(admin, clients, this::keyClient, model, ref, transcript); }
 
     /** A signed client for a key the admin API created (its credentials are seeded, so one client per access key). */
     ApiClient keyClient(io.tas.support.Credentials c) {
@@ -88,10 +90,15 @@ final class Simulation {
 
     SimModel model() { return model; }
 
-    Result run(long seed, int ops) {
+    Result run(long seed, int ops) { return run(seed, ops, RefModel.Fault.NONE); }
+
+    /** A run whose reference model has a fault planted (D136): the comparison must throw. */
+    Result run(long seed, int ops, RefModel.Fault fault) {
         rnd = new Random(seed);
         transcript = new Transcript();
         model = new SimModel(clock);
+        ref = new RefModel(SimWorld.seed(), model, clients, fault);
+        ref.where = "seed " + seed + " start";
         outcomes.clear();
         clock.set(START_MILLIS);
         must(admin.post("/admin/v1/reset", ""));
@@ -102,13 +109,17 @@ final class Simulation {
             checks.full("seed " + seed + " start");
             for (int step = 0; step < ops; step++) {
                 model.step = step;
+                String where = "seed " + seed + " step " + step;
+                ref.where = where;
                 long t0 = System.nanoTime();
                 step();
                 long t1 = System.nanoTime();
-                String where = "seed " + seed + " step " + step;
                 checks.conservation(where);
                 checks.accounts(where, model.touched);
+                ref.changed.removeAll(model.touched);
+                checks.balances(where, ref.changed); // accounts only the model saw change (ledger rows, Reality fills)
                 model.touched.clear();
+                ref.changed.clear();
                 long t2 = System.nanoTime();
                 if ((step + 1) % FULL_CHECK_EVERY == 0) checks.full(where);
                 nanos[0] += t1 - t0;
@@ -122,7 +133,8 @@ final class Simulation {
         } catch (AssertionError | RuntimeException e) {
             throw new AssertionError(e.getMessage() + " (transcript: " + dump(seed) + ")", e);
         }
-        return new Result(seed, ops, transcript.hash(), state, List.copyOf(transcript.lines()), new TreeMap<>(outcomes), checks.count());
+        return new Result(seed, ops, transcript.hash(), state, List.copyOf(transcript.lines()), new TreeMap<>(outcomes), checks.count(),
+                ref.check.figures(), new TreeMap<>(ref.events));
     }
 
     /** Writes the transcript so far to target/simulation/, for a failing seed; returns the file. */
@@ -159,6 +171,7 @@ final class Simulation {
         else if (r < 90) adminOps.futuresTicker();
         else if (r < 93) adminOps.ingest();
         else if (r < 97) adminOps.advanceClock();
+        else if (rnd.nextInt(60) == 0) adminOps.windDown(); // about once in 2,000 steps (issue 24)
         else adminOps.allowList();
     }
 
@@ -298,12 +311,13 @@ final class Simulation {
 
     // --- calls, each one transcript line
 
-    private Reply api(Acct a, Endpoint e, String body) {
+    Reply api(Acct a, Endpoint e, String body) {
         model.touched.add(a);
         if (e == Endpoint.ADJUST_ACCOUNT_MODE) SimWorld.ALL.stream().filter(x -> body.contains("\"" + x.uid() + "\"")).forEach(model.touched::add);
         opStart = System.nanoTime();
         Reply r = clients.get(a).post(e.path(), body);
         record(e.name(), a.name(), body, r.status() + " " + r.raw());
+        ref.api(a, e, body, r);
         return r;
     }
 
@@ -311,6 +325,7 @@ final class Simulation {
         opStart = System.nanoTime();
         Reply r = admin.post(path, body);
         record(op, "admin", path + " " + body, r.status() + " " + r.raw());
+        ref.admin(op, path, body, r);
         return r;
     }
 
