@@ -28,6 +28,8 @@ final class ModelAccount {
         final String marginMode;
         BigDecimal leverage, size, entry, margin;
         BigDecimal achieved = BigDecimal.ZERO, openFee = BigDecimal.ZERO, closeFee = BigDecimal.ZERO;
+        /** §2.14 / §2.16: sizes opened and closed in all, and the value closed (Σ size x price), for the close average. */
+        BigDecimal openTotal, closeTotal = BigDecimal.ZERO, closeValue = BigDecimal.ZERO;
 
         Position(String id, RefModel.Contract contract, String side, String marginMode, BigDecimal leverage) {
             this.id = id;
@@ -66,8 +68,9 @@ final class ModelAccount {
     long switchDue;
     /** Rows by "account/coin" (account: spot, unified, otc). */
     final Map<String, Bal> balances = new TreeMap<>();
-    /** Open positions by ID, in the order they were opened. */
+    /** Open positions by ID, in the order they were opened; closed ones (history positions, §2.14 / §2.16) by ID. */
     final Map<String, Position> positions = new LinkedHashMap<>();
+    final Map<String, Position> closed = new LinkedHashMap<>();
     /** Contract settings by symbol (contracts never configured are crossed at 10x or their maximum when lower). */
     final Map<String, Config> configs = new TreeMap<>();
 

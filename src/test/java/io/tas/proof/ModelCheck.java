@@ -173,6 +173,42 @@ final class ModelCheck {
         }
     }
 
+    /**
+     * The positions the model closed, on the history row of the account's family (v3 history-position for a unified
+     * account, v2 for a classic one, §2.14 / §2.16), page by page: every figure, the realised PnL and fees exactly.
+     */
+    void closed(String where, ModelAccount a, ApiClient client) {
+        for (String category : new TreeSet<>(a.closed.values().stream().map(p -> p.contract.category()).toList())) {
+            Map<String, JsonNode> service = new LinkedHashMap<>();
+            String page = "";
+            for (int n = 0; n < 100; n++) {
+                Reply r = client.get(a.unified ? "/api/v3/position/history-position?category=" + category + "&limit=100" + (page.isEmpty() ? "" : "&cursor=" + page)
+                        : "/api/v2/mix/position/history-position?productType=" + category + "&limit=100" + (page.isEmpty() ? "" : "&idLessThan=" + page));
+                if (!RefModel.ok(r)) m.fail(where + ": history positions of " + a.acct.name() + " unreadable: " + r.raw());
+                JsonNode list = r.data().path("list");
+                for (JsonNode x : list) service.put(x.get("positionId").asText(), x);
+                page = a.unified ? r.data().path("cursor").asText() : list.size() < 100 ? "" : r.data().path("endId").asText();
+                if (page.isEmpty()) break;
+            }
+            for (Position p : a.closed.values()) {
+                if (!p.contract.category().equals(category)) continue;
+                JsonNode x = service.get(p.id);
+                String at = where + ": " + a.acct.name() + " history position " + p.id + " " + p.contract.symbol() + " " + p.side + " ";
+                if (x == null) m.fail(at + "is not listed as closed");
+                text(at + "marginMode", p.marginMode, x.get("marginMode").asText());
+                text(at + "side", p.side, x.path(a.unified ? "posSide" : "holdSide").asText());
+                same(at + "openPriceAvg", wire(p.entry), x.get(a.unified ? "openPriceAvg" : "openAvgPrice").asText());
+                same(at + "closePriceAvg", p.closeValue.divide(p.closeTotal, 8, java.math.RoundingMode.HALF_EVEN), x.get(a.unified ? "closePriceAvg" : "closeAvgPrice").asText());
+                same(at + "openTotalPos", p.openTotal, x.get("openTotalPos").asText());
+                same(at + "closeTotalPos", p.closeTotal, x.get("closeTotalPos").asText());
+                same(at + "realised PnL", p.achieved, x.get(a.unified ? "cumRealisedPnl" : "pnl").asText());
+                same(at + "openFee", p.openFee, x.get(a.unified ? "openFeeTotal" : "openFee").asText());
+                same(at + "closeFee", p.closeFee, x.get(a.unified ? "closeFeeTotal" : "closeFee").asText());
+                same(at + "netProfit", p.achieved.add(p.openFee).add(p.closeFee), x.get("netProfit").asText());
+            }
+        }
+    }
+
     /** §2.3 symbolConfigList of the futures contracts: margin mode and each side's leverage as the model resolved them (D46). */
     void settings(String where, ModelAccount a, JsonNode settings) {
         Map<String, JsonNode> service = new LinkedHashMap<>();

@@ -58,6 +58,7 @@ final class ModelPositions {
         if (!m.settle("position-open " + b, v, r)) return;
         Position p = new Position(r.data().get("id").asText(), c, side, mode, leverage);
         p.size = size;
+        p.openTotal = size;
         p.entry = price;
         p.margin = ModelFormulas.initialMargin(c.inverse(), size, price, leverage);
         BigDecimal paid = m.charged(fee);
@@ -96,6 +97,7 @@ final class ModelPositions {
         if (p.inverse() && price.compareTo(p.entry) != 0) m.event("inverse-add");
         p.entry = harmonic ? ModelFormulas.harmonicEntry(p.size, p.entry, q, price) : ModelFormulas.entryAfterAdd(p.size, p.entry, q, price);
         p.size = p.size.add(q);
+        p.openTotal = p.openTotal.add(q);
         p.margin = p.margin.add(margin);
         p.openFee = p.openFee.subtract(fee);
         Bal bal = a.unified(p.marginCoin());
@@ -119,7 +121,9 @@ final class ModelPositions {
         p.margin = p.margin.subtract(released);
         p.achieved = p.achieved.add(realised);
         p.closeFee = p.closeFee.subtract(fee);
-        if (p.size.signum() == 0) a.positions.remove(p.id);
+        p.closeTotal = p.closeTotal.add(q);
+        p.closeValue = ModelFormulas.ledger(p.closeValue.add(q.multiply(price)));
+        if (p.size.signum() == 0) a.closed.put(p.id, a.positions.remove(p.id));
         if (p.inverse()) m.event(p.size.signum() == 0 ? "inverse-close" : "inverse-reduce");
     }
 

@@ -66,6 +66,11 @@ final class SimInvariants {
         recordsReadable(where, 5);
     }
 
+    /** At a seed's end: every position the reference model closed, on its history row. */
+    void closedPositions(String where) {
+        for (Acct a : SimWorld.ALL) ref.check.closed(where, ref.account(a), clients.get(a));
+    }
+
     /** After a step: the accounts it touched, their invariants and their balances and positions against the reference model. */
     void accounts(String where, java.util.Collection<Acct> touched) {
         for (Acct a : touched) {

@@ -127,6 +127,7 @@ final class Simulation {
                 nanos[2] += System.nanoTime() - t2;
             }
             checks.full("seed " + seed + " end");
+            checks.closedPositions("seed " + seed + " end");
             checks.recordsReadable("seed " + seed + " end", Integer.MAX_VALUE);
             state = checks.stateHash();
             if (Boolean.getBoolean("proof.dump")) dump(seed);
