@@ -45,7 +45,7 @@ final class ModelPositions {
         String side = b.path("holdSide").asText(), mode = b.path("marginMode").asText("crossed");
         BigDecimal leverage = dec(b.get("leverage")), size = dec(b.get("size")), price = dec(b.get("price"));
         BigDecimal fee = b.has("fee") ? dec(b.get("fee")) : BigDecimal.ZERO;
-        if (a != null) m.changed.add(a.acct);
+        if (a != null) m.positionsAddressed.add(a.acct);
         Verdict v;
         if (a == null || c == null || !c.category().equals(b.path("category").asText())) v = Verdict.refuse("no such account or contract");
         else if (!List.of("long", "short").contains(side) || !List.of("crossed", "isolated").contains(mode)) v = Verdict.refuse("bad side or mode");
@@ -56,6 +56,7 @@ final class ModelPositions {
         else if (a.unified(c.marginCoin()).available.compareTo(ModelFormulas.initialMargin(c.inverse(), size, price, leverage).add(fee)) < 0) v = Verdict.insufficient(c.marginCoin());
         else v = Verdict.accept("");
         if (!m.settle("position-open " + b, v, r)) return;
+        m.changed.add(a.acct);
         Position p = new Position(r.data().get("id").asText(), c, side, mode, leverage);
         p.size = size;
         p.openTotal = size;
@@ -75,7 +76,7 @@ final class ModelPositions {
         ModelAccount a = null;
         Position p = null;
         for (ModelAccount x : m.accounts.values()) if (x.positions.containsKey(id)) { a = x; p = x.positions.get(id); }
-        if (a != null) m.changed.add(a.acct);
+        if (a != null) m.positionsAddressed.add(a.acct);
         BigDecimal delta = close ? (p == null ? BigDecimal.ONE.negate() : p.size.negate()) : dec(b.get("size"));
         BigDecimal price = dec(b.get("price")), fee = b.has("fee") ? dec(b.get("fee")) : BigDecimal.ZERO;
         String what = (close ? "position-close " : "position-fill ") + id + " " + b;
@@ -86,6 +87,7 @@ final class ModelPositions {
         else if (delta.signum() > 0 && a.unified(p.marginCoin()).available.compareTo(ModelFormulas.initialMargin(p.inverse(), delta, price, p.leverage).add(fee)) < 0) v = Verdict.insufficient(p.marginCoin());
         else v = Verdict.accept("");
         if (!m.settle(what, v, r)) return;
+        m.changed.add(a.acct);
         if (delta.signum() > 0) add(a, p, delta, price, m.charged(fee));
         else reduce(a, p, delta.negate(), price, m.charged(fee));
         m.check.view(p, r.data(), p.size.signum() == 0 ? "closed" : "open");

@@ -48,8 +48,11 @@ final class RefModel {
     final Map<String, BigDecimal> marks = new HashMap<>();
     /** Ledger refs per kind (deposit, adjustment, loan; D24): the movement each acknowledged one made. */
     private final Map<String, Map<String, String>> refs = new HashMap<>();
-    /** The accounts the current step addressed or changed: their rows are compared right after it. */
+    /** The accounts whose money the current step changed, and those whose positions it addressed: compared right after it. */
     final Set<Acct> changed = new LinkedHashSet<>();
+    final Set<Acct> positionsAddressed = new LinkedHashSet<>();
+    /** Time spent in the model, its comparisons and the reads only it makes (ns), for the run's cost line. */
+    long nanos;
     /** Operations the model saw accepted, for the mix line (inverse adds, token-fee fills, conversions, switches...). */
     final Map<String, Integer> events = new java.util.TreeMap<>();
 
@@ -139,7 +142,8 @@ final class RefModel {
             case "position-fill", "position-close" -> positions.fill(path.split("/")[4], op.equals("position-close"), json(body), r);
             case "ticker" -> { if (ok(r)) ticker(json(body)); }
             case "reality-allow-list" -> {
-                if (ok(r)) accounts.get(byUid(Long.parseLong(path.split("/")[4]))).realityAllowed = json(body).path("allowed").asBoolean();
+                Acct a = byUid(Long.parseLong(path.split("/")[4]));
+                if (ok(r) && a != null) accounts.get(a).realityAllowed = json(body).path("allowed").asBoolean();
             }
             default -> { } // records, keys, accounts, loan terms, the clock: no money
         }
@@ -161,7 +165,6 @@ final class RefModel {
     private void ledger(String op, JsonNode b, Reply r) {
         Acct acct = byUid(b.path("uid").asLong());
         ModelAccount a = acct == null ? null : accounts.get(acct);
-        if (acct != null) changed.add(acct);
         String account = b.path("account").asText(), coin = b.path("coin").asText(), ref = b.path("ref").asText();
         BigDecimal amount = dec(b.get("amount"));
         String kind = op.equals("deposit") ? "deposit" : op.equals("adjust") ? "adjustment" : "loan";
@@ -177,6 +180,7 @@ final class RefModel {
         else if (bal.available.add(amount).signum() < 0 || (op.equals("borrow") && bal.debt.add(amount).signum() < 0)) v = Verdict.insufficient(coin);
         else v = Verdict.accept("");
         if (!settle(op + " " + b, v, r)) return;
+        changed.add(acct);
         boolean repeat = earlier != null;
         if (r.data().path("repeated").asBoolean() != repeat) fail(op + " " + b + ": repeated is " + r.data().path("repeated") + ", the model expects " + repeat);
         if (repeat) return;
@@ -291,6 +295,24 @@ final class RefModel {
     }
 
     void event(String name) { events.merge(name, 1, Integer::sum); }
+
+    void timed(Runnable r) {
+        long t = System.nanoTime();
+        try {
+            r.run();
+        } finally {
+            nanos += System.nanoTime() - t;
+        }
+    }
+
+    <T> T timed(java.util.function.Supplier<T> s) {
+        long t = System.nanoTime();
+        try {
+            return s.get();
+        } finally {
+            nanos += System.nanoTime() - t;
+        }
+    }
 
     void fail(String message) { throw new AssertionError(where + ": the reference model disagrees: " + message); }
 

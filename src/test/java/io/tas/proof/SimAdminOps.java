@@ -224,7 +224,7 @@ final class SimAdminOps {
         // Whether this call or the node's own poller ran a job is timing; what is left due is not.
         sim.opStart = System.nanoTime();
         sim.record("run-due", "admin", "", due.status() + " {\"code\":\"" + due.code() + "\",\"remaining\":" + due.data().get("remaining").asText() + "}");
-        sim.ref.jobsRan();
+        sim.ref.timed(sim.ref::jobsRan);
     }
 
     void allowList() {

@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Issue 12 item 1 on each database: SEEDS seeds of OPS operations each (CI: 20 x 2,000; -Dproof.long=true: 100 x
- * 10,000), every invariant checked after every step (SimInvariants), one PROOF line per seed; every POST row of the
+ * 10,000), every invariant checked after every step (SimInvariants) and every amount compared with the reference model
+ * (RefModel, D133), whose planted faults must be caught (D136), one PROOF line per seed; every POST row of the
  * catalog and each record/provisioning admin write (history positions, strategy orders, profit summaries, keys created
  * and revoked, accounts, loan terms) must be accepted at least once and refused at least once; and one seed replayed
  * twice from a reset, byte-identical. Rate limits are off (the clock stands still between steps, so §8 would refuse
@@ -103,8 +104,8 @@ class SimulationTest {
         io.tas.support.Proof.figure("simulation %s: %d seeds x %d ops, %d invariant checks, 0 violations, %.1f s; accepted/sent:%s%n",
                 kind, seeds, OPS, checks, secs, mix);
         io.tas.support.Proof.figure("simulation %s reference model: %d figures compared, 0 disagreements; the model saw %s%n", kind, figures, events);
-        System.out.printf("simulation %s timing: operations %.1f s, per-step checks %.1f s, full checks %.1f s%n", kind,
-                sim.nanos[0] / 1e9, sim.nanos[1] / 1e9, sim.nanos[2] / 1e9);
+        System.out.printf("simulation %s timing: operations %.1f s, per-step checks %.1f s, full checks %.1f s; of these the reference model %.1f s%n",
+                kind, sim.nanos[0] / 1e9, sim.nanos[1] / 1e9, sim.nanos[2] / 1e9, sim.nanos[3] / 1e9);
         System.out.println("simulation " + kind + " ms per call:" + cost);
         // The mix must really exercise each write: every POST row of the catalog accepted at least once, and refused at least once.
         for (Endpoint e : sim.apiOps.keySet()) {
