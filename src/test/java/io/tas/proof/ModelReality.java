@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 import static io.tas.proof.RefModel.dec;
 
@@ -174,7 +173,7 @@ final class ModelReality {
             received.available = received.available.subtract(m.charged(ModelFormulas.fillFee(o.buy ? size : amount, RATE)));
         }
         if (done) working.remove(o);
-        if (Objects.requireNonNull(o.frozen).signum() < 0) m.fail("order " + o.id + " released more than it froze");
+        if (o.frozen.signum() < 0) m.fail("order " + o.id + " released more than it froze");
     }
 
     private static BigDecimal level(BigDecimal size) { return size == null || size.signum() <= 0 ? null : size; }
