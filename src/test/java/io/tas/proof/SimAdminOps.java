@@ -89,7 +89,7 @@ final class SimAdminOps {
         sim.model.touched.add(a);
         sim.admin("position-open", "/admin/v1/positions", "{\"uid\":" + a.uid() + ",\"category\":\"" + c.category() + "\",\"symbol\":\"" + c.symbol()
                 + "\",\"holdSide\":\"" + side + "\",\"marginMode\":\"" + marginMode + "\",\"leverage\":\"" + lev + "\",\"size\":\"" + size
-                + "\",\"price\":\"" + price + "\",\"fee\":\"" + sim.decimal(0, 300, 2) + "\"}");
+                + "\",\"price\":\"" + price + "\",\"fee\":\"" + fee(c.category().equals("COIN-FUTURES"), 300) + "\"}");
     }
 
     void fillPosition(boolean close) {
@@ -99,6 +99,7 @@ final class SimAdminOps {
         String id;
         BigDecimal size = BigDecimal.ONE;
         BigDecimal mark;
+        boolean inverse = false;
         if (open.isEmpty() || sim.rnd.nextInt(20) == 0) {
             id = Long.toString(987654321L + sim.rnd.nextInt(100)); // no such position
             mark = sim.model.mark.get("BTCUSDT");
@@ -107,9 +108,10 @@ final class SimAdminOps {
             id = p.get("id").asText();
             size = new BigDecimal(p.get("size").asText());
             mark = sim.model.mark.get(p.get("symbol").asText());
+            inverse = p.get("category").asText().equals("COIN-FUTURES");
         }
         String price = mark.multiply(BigDecimal.valueOf(950 + sim.rnd.nextInt(101))).divide(BigDecimal.valueOf(1000), 1, RoundingMode.DOWN).toPlainString();
-        String fee = sim.decimal(0, 100, 2);
+        String fee = fee(inverse, 100);
         if (close) {
             sim.admin("position-close", "/admin/v1/positions/" + id + "/close", "{\"price\":\"" + price + "\",\"fee\":\"" + fee + "\"}");
             return;
@@ -120,6 +122,12 @@ final class SimAdminOps {
         if (delta.signum() == 0) delta = size;
         sim.admin("position-fill", "/admin/v1/positions/" + id + "/fill", "{\"size\":\"" + delta.toPlainString() + "\",\"price\":\"" + price + "\",\"fee\":\"" + fee + "\"}");
     }
+
+    /**
+     * A fill's fee in the margin coin: up to `units` hundredths of USDT, or millionths of BTC for a coin-margined contract
+     * (issue 24: fees of whole BTC refused nearly every inverse open and add for want of balance).
+     */
+    private String fee(boolean inverse, int units) { return sim.decimal(0, units, inverse ? 6 : 2); }
 
     /** The Reality pair's book moves (a random walk of the mid): resting orders it crosses fill (D82). */
     void realityTicker() {
@@ -167,7 +175,47 @@ final class SimAdminOps {
 
     /** Sandbox time moves on and due jobs (the switch to classic, D52) run now. */
     void advanceClock() {
-        long ms = sim.rnd.nextInt(4) == 0 ? 61_000 : 1 + sim.rnd.nextInt(5_000);
+        advanceClock(sim.rnd.nextInt(4) == 0 ? 61_000 : 1 + sim.rnd.nextInt(5_000));
+    }
+
+    /**
+     * Issue 24: a main account winds down and switches to classic, so that the balances' move to spot is exercised (at
+     * random the account's positions, working Reality orders and debts kept every switch from succeeding). Its open
+     * positions close at the mark, its working Reality orders are cancelled, its debts are repaid (deposited first where
+     * the balance falls short), it asks for the switch, and the sandbox clock moves past the switch's minute with due
+     * jobs run. A pending strategy order still makes the switch fail (the reference model expects that too).
+     */
+    void windDown() {
+        Acct a = sim.pick(List.of(A, B, B));
+        sim.ref.event("wind-down");
+        String path = "/admin/v1/accounts/" + a.uid();
+        for (JsonNode p : sim.admin.get(path + "/positions").data()) {
+            sim.admin("position-close", "/admin/v1/positions/" + p.get("id").asText() + "/close",
+                    "{\"price\":\"" + sim.model.mark.get(p.get("symbol").asText()) + "\",\"fee\":\"0\"}");
+        }
+        for (JsonNode o : sim.admin.get(path + "/reality-orders").data()) {
+            if (List.of("live", "partially_filled").contains(o.get("status").asText())) {
+                sim.api(a, io.tas.http.Endpoint.CANCEL_REALITY_ORDER, "{\"symbol\":\"" + SimWorld.REALITY + "\",\"orderId\":\"" + o.get("orderId").asText() + "\"}");
+            }
+        }
+        for (JsonNode b : sim.admin.get(path + "/balances").data()) {
+            BigDecimal debt = new BigDecimal(b.get("debt").asText());
+            if (!b.get("account").asText().equals("unified") || debt.signum() == 0) continue;
+            String coin = b.get("coin").asText();
+            BigDecimal missing = debt.subtract(new BigDecimal(b.get("available").asText()));
+            String ref = "sim-wind-down-" + sim.model.step + "-" + coin;
+            if (missing.signum() > 0) {
+                sim.admin("deposit", "/admin/v1/ledger/deposit", "{\"uid\":" + a.uid() + ",\"account\":\"unified\",\"coin\":\"" + coin
+                        + "\",\"amount\":\"" + missing.toPlainString() + "\",\"ref\":\"" + ref + "\"}");
+            }
+            sim.admin("borrow", "/admin/v1/ledger/borrow", "{\"uid\":" + a.uid() + ",\"account\":\"unified\",\"coin\":\"" + coin
+                    + "\",\"amount\":\"-" + debt.toPlainString() + "\",\"ref\":\"" + ref + "\"}");
+        }
+        sim.api(a, io.tas.http.Endpoint.ACCOUNT_SWITCH, "");
+        advanceClock(61_000);
+    }
+
+    private void advanceClock(long ms) {
         sim.model.touched.addAll(SimWorld.ALL); // a due switch job changes its account
         Reply r = sim.admin("clock-advance", "/admin/v1/sandbox/clock/advance", "{\"ms\":" + ms + "}");
         Simulation.must(r);
@@ -176,6 +224,7 @@ final class SimAdminOps {
         // Whether this call or the node's own poller ran a job is timing; what is left due is not.
         sim.opStart = System.nanoTime();
         sim.record("run-due", "admin", "", due.status() + " {\"code\":\"" + due.code() + "\",\"remaining\":" + due.data().get("remaining").asText() + "}");
+        sim.ref.timed(sim.ref::jobsRan);
     }
 
     void allowList() {

@@ -18,7 +18,9 @@ import java.util.Map;
  * open position has the account's hold mode, D44/D51, and its contract's configured margin mode and leverage, D46),
  * and every acknowledged record readable: Reality orders, fills, withdrawals, deposit records, history positions (v3 for
  * a unified owner, v2 for the classic one), strategy orders (unfilled or history row), profit summaries, loan terms
- * (on loan-data's debts), created accounts, and created keys (they sign; revoked ones are refused 40006).
+ * (on loan-data's debts), created accounts, and created keys (they sign; revoked ones are refused 40006). The rows it
+ * reads are also handed to the reference model's comparison (ModelCheck, D133), which adds the signed money rows at the
+ * full checks and the history rows at a seed's end.
  */
 final class SimInvariants {
     private static final long DAY = 86_400_000L;
@@ -26,15 +28,17 @@ final class SimInvariants {
     private final Map<Acct, ApiClient> clients;
     private final java.util.function.Function<io.tas.support.Credentials, ApiClient> keyClient;
     private final SimModel model;
+    private final RefModel ref;
     private final Transcript transcript;
     private long checks;
 
     SimInvariants(Admin admin, Map<Acct, ApiClient> clients, java.util.function.Function<io.tas.support.Credentials, ApiClient> keyClient,
-                  SimModel model, Transcript transcript) {
+                  SimModel model, RefModel ref, Transcript transcript) {
         this.admin = admin;
         this.clients = clients;
         this.keyClient = keyClient;
         this.model = model;
+        this.ref = ref;
         this.transcript = transcript;
     }
 
@@ -47,26 +51,63 @@ final class SimInvariants {
         if (!r.data().path("ok").asBoolean()) throw new AssertionError(where + ": ledger not conserved: " + r.raw());
     }
 
-    /** Every FULL_CHECK_EVERY steps and at the end of a seed. */
+    /**
+     * Every FULL_CHECK_EVERY steps and at the end of a seed: the invariants of every account, then every figure of every
+     * account against the reference model, through the admin rows and the signed rows (ModelCheck.signed).
+     */
     void full(String where) {
         conservation(where);
-        for (Acct a : SimWorld.ALL) {
-            balances(where, a);
-            if (a.unified()) settingsMatchPositions(where, a);
-        }
+        Map<Acct, JsonNode[]> rows = new java.util.LinkedHashMap<>();
+        for (Acct a : SimWorld.ALL) rows.put(a, read(where, a, true));
+        ref.timed(() -> {
+            for (Acct a : SimWorld.ALL) {
+                compare(where, a, rows.get(a));
+                ref.check.signed(where, ref.account(a), clients.get(a));
+                checks++;
+            }
+        });
         recordsReadable(where, 5);
     }
 
-    /** After a step: the balances of the accounts it touched, and their settings against their positions. */
-    void accounts(String where, java.util.Collection<Acct> touched) {
+    /** At a seed's end: every position the reference model closed, on its history row. */
+    void closedPositions(String where) {
+        ref.timed(() -> SimWorld.ALL.forEach(a -> ref.check.closed(where, ref.account(a), clients.get(a))));
+    }
+
+    /**
+     * After a step: the accounts it touched, their invariants and their balances (and positions, where read) against the
+     * reference model; then the balances of accounts only the model saw change (a ledger row, a Reality fill).
+     */
+    void accounts(String where, java.util.Collection<Acct> touched, java.util.Collection<Acct> changed) {
         for (Acct a : touched) {
-            balances(where, a);
-            if (a.unified()) settingsMatchPositions(where, a);
+            JsonNode[] r = read(where, a, ref.positionsAddressed.contains(a));
+            ref.timed(() -> compare(where, a, r));
+        }
+        for (Acct a : changed) {
+            if (touched.contains(a)) continue;
+            ref.timed(() -> ref.check.balances(where, ref.account(a), balances(where, a)));
         }
     }
 
-    private void balances(String where, Acct a) {
-        for (JsonNode b : admin.get("/admin/v1/accounts/" + a.uid() + "/balances").data()) {
+    private void compare(String where, Acct a, JsonNode[] rows) {
+        ref.check.balances(where, ref.account(a), rows[0]);
+        if (rows[1] != null) ref.check.positions(where, ref.account(a), rows[1]);
+    }
+
+    /**
+     * An account's balance rows and open positions (admin), with the invariants over them. A unified account's positions
+     * are read for the settings check; a classic one's only when asked (the reference model's, D133).
+     */
+    private JsonNode[] read(String where, Acct a, boolean positions) {
+        JsonNode balances = balances(where, a);
+        JsonNode open = a.unified() ? settingsMatchPositions(where, a) : null;
+        if (open == null && positions) open = ref.timed(() -> admin.get("/admin/v1/accounts/" + a.uid() + "/positions").data());
+        return new JsonNode[]{balances, open};
+    }
+
+    private JsonNode balances(String where, Acct a) {
+        JsonNode rows = admin.get("/admin/v1/accounts/" + a.uid() + "/balances").data();
+        for (JsonNode b : rows) {
             BigDecimal available = new BigDecimal(b.get("available").asText());
             BigDecimal frozen = new BigDecimal(b.get("frozen").asText());
             BigDecimal debt = new BigDecimal(b.get("debt").asText());
@@ -75,14 +116,18 @@ final class SimInvariants {
                 throw new AssertionError(where + ": " + a.name() + " balance negative beyond its debt: " + b);
             }
         }
+        return rows;
     }
 
-    private void settingsMatchPositions(String where, Acct a) {
+    /** The account's open positions against its settings; returns the positions read, or null when it is classic now. */
+    private JsonNode settingsMatchPositions(String where, Acct a) {
         Reply s = clients.get(a).get("/api/v3/account/settings");
-        if (s.code().equals("40084")) return; // switched to classic: no unified settings to compare with
+        if (s.code().equals("40084")) return null; // switched to classic: no unified settings to compare with
         if (!s.code().equals("00000")) throw new AssertionError(where + ": settings of " + a.name() + " unreadable: " + s.raw());
         JsonNode settings = s.data();
-        for (JsonNode p : admin.get("/admin/v1/accounts/" + a.uid() + "/positions").data()) {
+        ref.timed(() -> ref.check.settings(where, ref.account(a), settings));
+        JsonNode positions = admin.get("/admin/v1/accounts/" + a.uid() + "/positions").data();
+        for (JsonNode p : positions) {
             checks++;
             String what = where + ": " + a.name() + " position " + transcript.normalise(p.toString()) + " vs settings " + settings;
             if (!p.get("posMode").asText().equals(settings.get("holdMode").asText())) throw new AssertionError(what + ": hold mode differs");
@@ -95,6 +140,7 @@ final class SimInvariants {
             if (!p.get("marginMode").asText().equals(mode)) throw new AssertionError(what + ": margin mode differs");
             if (new BigDecimal(p.get("leverage").asText()).compareTo(leverage) != 0) throw new AssertionError(what + ": leverage differs");
         }
+        return positions;
     }
 
     /** The symbolConfigList item of a contract (§2.3), or null when the account never configured it. */

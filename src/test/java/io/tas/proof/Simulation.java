@@ -29,12 +29,14 @@ import static io.tas.proof.SimWorld.C;
  * Issue 12 item 1: a seeded simulation. From a reset server and SimWorld, a java.util.Random(seed) draws a sequence of
  * state-changing operations, every POST row of the catalog (Endpoint) and the admin surface's writes, with parameters
  * mostly valid and about a third invalid. The admin writes: ledger deposits, adjustments and borrows, positions opened,
- * filled and closed, tickers, fill/withdrawal/deposit feeds, sandbox time, the Reality allow-list (SimAdminOps); history
+ * filled and closed, tickers, fill/withdrawal/deposit feeds, sandbox time, the Reality allow-list, and about once in
+ * 2,000 steps a wind-down that switches A or B to classic (SimAdminOps); history
  * positions, strategy orders of all six types, profit summaries, API keys created and revoked, accounts and loan terms
  * (SimRecordOps, about 8 % of steps). Not driven: /admin/v1/instruments (redefining a contract the world trades would
  * change its maximum leverage and margin tiers under open positions and configured settings; a new unused one would
  * exercise nothing), reset and seed (each seed's start). Each step appends one line to the transcript and is followed by the
- * invariant checks (SimInvariants). The same seed gives the same transcript: the test clock is set back to the same
+ * invariant checks (SimInvariants) and by the reference model's comparison of every amount (RefModel, issue 24, D133).
+ * The same seed gives the same transcript: the test clock is set back to the same
  * instant at the start, nothing else draws randomness, and server-minted IDs are written by index (Transcript).
  */
 final class Simulation {
@@ -47,7 +49,7 @@ final class Simulation {
     static final int FULL_CHECK_EVERY = 50;
 
     record Result(long seed, int ops, String transcriptHash, String stateHash, List<String> transcript,
-                  Map<String, long[]> outcomes, long checks) {}
+                  Map<String, long[]> outcomes, long checks, long modelFigures, Map<String, Integer> modelEvents) {}
 
     private final TestServer server;
     final Admin admin;
@@ -58,10 +60,15 @@ final class Simulation {
     Random rnd;
     private Transcript transcript;
     SimModel model;
+    /** The reference model of the run's amounts (issue 24, D133). */
+    RefModel ref;
     private final Map<String, long[]> outcomes = new TreeMap<>();
     long opStart;
-    /** Time spent in operations, per-step checks and full checks (ns), over the simulation's life. */
-    final long[] nanos = new long[3];
+    /**
+     * Time spent in operations, per-step checks and full checks (ns), over the simulation's life; and, within those, in
+     * the reference model: its arithmetic, its comparisons and the reads only it makes.
+     */
+    final long[] nanos = new long[4];
 
     Simulation(TestServer server, MutableClock clock) {
         this.server = server;
@@ -77,7 +84,7 @@ final class Simulation {
     private final Map<String, ApiClient> keyClients = new java.util.HashMap<>();
 
     /** The invariant checks over the current state (after a run, or a reset and seed with run(seed, 0)). */
-    SimInvariants invariants() { return new SimInvariants(admin, clients, this::keyClient, model, transcript); }
+    SimInvariants invariants() { return new SimInvariants(admin, clients, this::keyClient, model, ref, transcript); }
 
     /** A signed client for a key the admin API created (its credentials are seeded, so one client per access key). */
     ApiClient keyClient(io.tas.support.Credentials c) {
@@ -88,10 +95,15 @@ final class Simulation {
 
     SimModel model() { return model; }
 
-    Result run(long seed, int ops) {
+    Result run(long seed, int ops) { return run(seed, ops, RefModel.Fault.NONE); }
+
+    /** A run whose reference model has a fault planted (D136): the comparison must throw. */
+    Result run(long seed, int ops, RefModel.Fault fault) {
         rnd = new Random(seed);
         transcript = new Transcript();
         model = new SimModel(clock);
+        ref = new RefModel(SimWorld.seed(), model, clients, fault);
+        ref.where = "seed " + seed + " start";
         outcomes.clear();
         clock.set(START_MILLIS);
         must(admin.post("/admin/v1/reset", ""));
@@ -102,13 +114,16 @@ final class Simulation {
             checks.full("seed " + seed + " start");
             for (int step = 0; step < ops; step++) {
                 model.step = step;
+                String where = "seed " + seed + " step " + step;
+                ref.where = where;
                 long t0 = System.nanoTime();
                 step();
                 long t1 = System.nanoTime();
-                String where = "seed " + seed + " step " + step;
                 checks.conservation(where);
-                checks.accounts(where, model.touched);
+                checks.accounts(where, model.touched, ref.changed);
                 model.touched.clear();
+                ref.changed.clear();
+                ref.positionsAddressed.clear();
                 long t2 = System.nanoTime();
                 if ((step + 1) % FULL_CHECK_EVERY == 0) checks.full(where);
                 nanos[0] += t1 - t0;
@@ -116,13 +131,16 @@ final class Simulation {
                 nanos[2] += System.nanoTime() - t2;
             }
             checks.full("seed " + seed + " end");
+            checks.closedPositions("seed " + seed + " end");
+            nanos[3] += ref.nanos;
             checks.recordsReadable("seed " + seed + " end", Integer.MAX_VALUE);
             state = checks.stateHash();
             if (Boolean.getBoolean("proof.dump")) dump(seed);
         } catch (AssertionError | RuntimeException e) {
             throw new AssertionError(e.getMessage() + " (transcript: " + dump(seed) + ")", e);
         }
-        return new Result(seed, ops, transcript.hash(), state, List.copyOf(transcript.lines()), new TreeMap<>(outcomes), checks.count());
+        return new Result(seed, ops, transcript.hash(), state, List.copyOf(transcript.lines()), new TreeMap<>(outcomes), checks.count(),
+                ref.check.figures(), new TreeMap<>(ref.events));
     }
 
     /** Writes the transcript so far to target/simulation/, for a failing seed; returns the file. */
@@ -159,6 +177,7 @@ final class Simulation {
         else if (r < 90) adminOps.futuresTicker();
         else if (r < 93) adminOps.ingest();
         else if (r < 97) adminOps.advanceClock();
+        else if (rnd.nextInt(60) == 0) adminOps.windDown(); // about once in 2,000 steps (issue 24)
         else adminOps.allowList();
     }
 
@@ -298,12 +317,13 @@ final class Simulation {
 
     // --- calls, each one transcript line
 
-    private Reply api(Acct a, Endpoint e, String body) {
+    Reply api(Acct a, Endpoint e, String body) {
         model.touched.add(a);
         if (e == Endpoint.ADJUST_ACCOUNT_MODE) SimWorld.ALL.stream().filter(x -> body.contains("\"" + x.uid() + "\"")).forEach(model.touched::add);
         opStart = System.nanoTime();
         Reply r = clients.get(a).post(e.path(), body);
         record(e.name(), a.name(), body, r.status() + " " + r.raw());
+        ref.timed(() -> ref.api(a, e, body, r));
         return r;
     }
 
@@ -311,6 +331,7 @@ final class Simulation {
         opStart = System.nanoTime();
         Reply r = admin.post(path, body);
         record(op, "admin", path + " " + body, r.status() + " " + r.raw());
+        ref.timed(() -> ref.admin(op, path, body, r));
         return r;
     }
 

@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Issue 12 item 1 on each database: SEEDS seeds of OPS operations each (CI: 20 x 2,000; -Dproof.long=true: 100 x
- * 10,000), every invariant checked after every step (SimInvariants), one PROOF line per seed; every POST row of the
+ * 10,000), every invariant checked after every step (SimInvariants) and every amount compared with the reference model
+ * (RefModel, D133), whose planted faults must be caught (D136), one PROOF line per seed; every POST row of the
  * catalog and each record/provisioning admin write (history positions, strategy orders, profit summaries, keys created
  * and revoked, accounts, loan terms) must be accepted at least once and refused at least once; and one seed replayed
  * twice from a reset, byte-identical. Rate limits are off (the clock stands still between steps, so §8 would refuse
@@ -78,11 +79,14 @@ class SimulationTest {
         int seeds = System.getProperty("proof.seed") != null && System.getProperty("proof.seeds") == null ? 1 : SEEDS;
         Map<String, long[]> outcomes = new TreeMap<>();
         long t0 = System.nanoTime();
-        long checks = 0;
+        long checks = 0, figures = 0;
+        Map<String, Integer> events = new TreeMap<>();
         for (long seed = FIRST_SEED; seed < FIRST_SEED + seeds; seed++) {
             long s0 = System.nanoTime();
             Simulation.Result r = sim.run(seed, OPS);
             checks += r.checks();
+            figures += r.modelFigures();
+            r.modelEvents().forEach((k, n) -> events.merge(k, n, Integer::sum));
             String other = FIRST_DATABASE.putIfAbsent(seed, r.transcriptHash());
             if (other != null) assertThat(r.transcriptHash()).as("seed " + seed + ": the same transcript on H2 and PostgreSQL").isEqualTo(other);
             r.outcomes().forEach((op, n) -> {
@@ -99,8 +103,9 @@ class SimulationTest {
         outcomes.forEach((op, n) -> cost.append(' ').append(op).append('=').append(String.format("%.2f", n[2] / 1e6 / (n[0] + n[1]))));
         io.tas.support.Proof.figure("simulation %s: %d seeds x %d ops, %d invariant checks, 0 violations, %.1f s; accepted/sent:%s%n",
                 kind, seeds, OPS, checks, secs, mix);
-        System.out.printf("simulation %s timing: operations %.1f s, per-step checks %.1f s, full checks %.1f s%n", kind,
-                sim.nanos[0] / 1e9, sim.nanos[1] / 1e9, sim.nanos[2] / 1e9);
+        io.tas.support.Proof.figure("simulation %s reference model: %d figures compared, 0 disagreements; the model saw %s%n", kind, figures, events);
+        System.out.printf("simulation %s timing: operations %.1f s, per-step checks %.1f s, full checks %.1f s; of these the reference model %.1f s%n",
+                kind, sim.nanos[0] / 1e9, sim.nanos[1] / 1e9, sim.nanos[2] / 1e9, sim.nanos[3] / 1e9);
         System.out.println("simulation " + kind + " ms per call:" + cost);
         // The mix must really exercise each write: every POST row of the catalog accepted at least once, and refused at least once.
         for (Endpoint e : sim.apiOps.keySet()) {
@@ -144,6 +149,34 @@ class SimulationTest {
                 "/api/v3/trade/history-strategy-orders?category=USDT-FUTURES&type=oco&limit=100", "orderId"));
         assertThatThrownBy(() -> again.recordsReadable("lost", Integer.MAX_VALUE)).isInstanceOf(AssertionError.class)
                 .hasMessageContaining("strategy order 123454322");
+    }
+
+    /**
+     * D136, negative controls of the reference model: a model that charges one unit of the ledger's last place more on
+     * a fee, or averages a coin-margined entry harmonically (the service's defect before issue 24), must disagree with
+     * the service within a run, naming the figure. Planted in the model, so production code stays clean; the comparison
+     * is symmetric, so it proves as much as a fault planted in the service.
+     */
+    @Test
+    void theReferenceModelCatchesPlantedFaults() {
+        String fee = caught(RefModel.Fault.FEE_ONE_UNIT);
+        assertThat(fee).contains("the reference model disagrees").containsPattern("(openFeeTotal|closeFeeTotal|available): model ");
+        String mean = caught(RefModel.Fault.HARMONIC_INVERSE_MEAN);
+        assertThat(mean).contains("the reference model disagrees").contains("BTCUSD").contains("openPriceAvg: model ");
+        io.tas.support.Proof.print("simulation planted faults " + kind + ": FEE_ONE_UNIT caught at " + fee.substring(0, fee.indexOf(" (the reference"))
+                + "; HARMONIC_INVERSE_MEAN caught at " + mean.substring(0, mean.indexOf(" (the reference")));
+    }
+
+    /** The message of the first disagreement a faulty model finds, seed by seed from FIRST_SEED (at most five seeds). */
+    private String caught(RefModel.Fault fault) {
+        for (long seed = FIRST_SEED; seed < FIRST_SEED + 5; seed++) {
+            try {
+                sim.run(seed, Math.max(OPS, 2_000), fault);
+            } catch (AssertionError e) {
+                return e.getMessage();
+            }
+        }
+        throw new AssertionError("the planted fault " + fault + " was not caught in five seeds");
     }
 
     @Test
