@@ -31,6 +31,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 @ParameterizedClass
 @EnumSource(Databases.Kind.class)
+// D153: the H2 and PostgreSQL runs go side by side (the longest part of CI); each run's methods one after another.
+@org.junit.jupiter.api.parallel.Execution(org.junit.jupiter.api.parallel.ExecutionMode.CONCURRENT)
 class SimulationTest {
     private static final boolean LONG = Boolean.getBoolean("proof.long");
     private static final int SEEDS = Integer.getInteger("proof.seeds", LONG ? 100 : 20);
@@ -41,8 +43,8 @@ class SimulationTest {
     private static final String ONLY = System.getProperty("proof.sim.db");
 
     /** One server per database for the class, on its own clock (the simulation sets it back at each seed's start). */
-    private static final Map<Databases.Kind, TestServer> SERVERS = new java.util.EnumMap<>(Databases.Kind.class);
-    private static final Map<Databases.Kind, Simulation> SIMULATIONS = new java.util.EnumMap<>(Databases.Kind.class);
+    private static final Map<Databases.Kind, TestServer> SERVERS = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final Map<Databases.Kind, Simulation> SIMULATIONS = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Transcript hash per seed of the first database run: the other must write the same transcript. */
     private static final Map<Long, String> FIRST_DATABASE = new java.util.concurrent.ConcurrentHashMap<>();
@@ -69,12 +71,14 @@ class SimulationTest {
     }
 
     @Test
+    @org.junit.jupiter.api.parallel.Execution(org.junit.jupiter.api.parallel.ExecutionMode.SAME_THREAD)
     void everyStateChangingRowOfTheCatalogHasAnOperation() {
         assertThat(sim.apiOps.keySet()).containsExactlyInAnyOrderElementsOf(
                 Arrays.stream(Endpoint.values()).filter(e -> e.method().equals("POST")).toList());
     }
 
     @Test
+    @org.junit.jupiter.api.parallel.Execution(org.junit.jupiter.api.parallel.ExecutionMode.SAME_THREAD)
     void seedsKeepEveryInvariant() {
         int seeds = System.getProperty("proof.seed") != null && System.getProperty("proof.seeds") == null ? 1 : SEEDS;
         Map<String, long[]> outcomes = new TreeMap<>();
@@ -127,6 +131,7 @@ class SimulationTest {
 
     /** The checks are not vacuous: a position at another leverage than its contract's setting, and lost records, are caught. */
     @Test
+    @org.junit.jupiter.api.parallel.Execution(org.junit.jupiter.api.parallel.ExecutionMode.SAME_THREAD)
     void theInvariantsCatchABrokenState() {
         sim.run(FIRST_SEED, 0);
         // A matching engine that ignored A's setting (BTCUSDT isolated 10x) and opened at 3x.
@@ -158,6 +163,7 @@ class SimulationTest {
      * is symmetric, so it proves as much as a fault planted in the service.
      */
     @Test
+    @org.junit.jupiter.api.parallel.Execution(org.junit.jupiter.api.parallel.ExecutionMode.SAME_THREAD)
     void theReferenceModelCatchesPlantedFaults() {
         String fee = caught(RefModel.Fault.FEE_ONE_UNIT);
         assertThat(fee).contains("the reference model disagrees").containsPattern("(openFeeTotal|closeFeeTotal|available): model ");
@@ -180,6 +186,7 @@ class SimulationTest {
     }
 
     @Test
+    @org.junit.jupiter.api.parallel.Execution(org.junit.jupiter.api.parallel.ExecutionMode.SAME_THREAD)
     void aSeedReplaysToTheSameTranscriptAndState() {
         Simulation.Result first = sim.run(FIRST_SEED, Math.min(OPS, 1_000));
         Simulation.Result second = sim.run(FIRST_SEED, Math.min(OPS, 1_000));
