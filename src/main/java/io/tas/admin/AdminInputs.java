@@ -14,15 +14,7 @@ import java.util.function.Supplier;
 final class AdminInputs {
     private AdminInputs() {}
 
-    static <T> T parse(Supplier<T> f, String name) {
-        try {
-            return f.get();
-        } catch (ApiException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw new ApiException(ErrorCode.PARAM_ERROR, name);
-        }
-    }
+    static <T> T parse(Supplier<T> f, String name) { return Inputs.parsed(f, name); }
 
     static <T> T require(T v, String name) {
         if (v == null) throw new ApiException(ErrorCode.PARAM_EMPTY, name);

@@ -52,6 +52,17 @@ public final class Inputs {
         return v;
     }
 
+    /** A value parsed from text (an enum's wire name, say): any failure but an ApiException is 40020 naming it. */
+    public static <T> T parsed(java.util.function.Supplier<T> parse, String name) {
+        try {
+            return parse.get();
+        } catch (ApiException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new ApiException(ErrorCode.PARAM_ERROR, name);
+        }
+    }
+
     /** A required value out of a fixed set. */
     public static String oneOf(String name, String v, Set<String> allowed) {
         if (v == null || v.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, name);

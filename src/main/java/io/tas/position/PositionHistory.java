@@ -266,13 +266,5 @@ public final class PositionHistory {
 
     private static BigDecimal or(BigDecimal v) { return v == null ? BigDecimal.ZERO : v; }
 
-    private static <T> T parse(java.util.function.Supplier<T> f, String field) {
-        try {
-            return f.get();
-        } catch (ApiException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw new ApiException(ErrorCode.PARAM_ERROR, field);
-        }
-    }
+    private static <T> T parse(java.util.function.Supplier<T> f, String field) { return io.tas.common.Inputs.parsed(f, field); }
 }
