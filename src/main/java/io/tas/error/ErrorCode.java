@@ -53,6 +53,21 @@ public enum ErrorCode {
     // The UTA family's own (wire facts §3); decisions.md D44: hold mode with open positions or pending orders.
     POSITION_MODE_SWITCH_UNSUPPORTED("25010", "Unsupported position mode switch", 400),
     TRADING_PAIR_NOT_EXIST("25100", "Trading pair {0} does not exist", 400),
+    // Issue 25, the UTA order family (uta/error-code/restapi.md in the docs mirror named by order-entry-wire.md).
+    INSUFFICIENT_MARGIN("25203", "Insufficient margin", 400),
+    ORDER_NOT_EXIST("25204", "Order does not exist", 400),
+    QTY_TOO_LARGE("25208", "{0} trading quantity cannot exceed {1} units", 400),
+    INSUFFICIENT_LIQUIDITY("25209", "Insufficient market liquidity, please try again later", 400),
+    MAX_ORDERS("25211", "Exceeds the limit of {0} maximum orders", 400),
+    DUPLICATE_CLIENT_OID("25212", "Duplicate clientOid", 400),
+    NO_POSITION_TO_CLOSE("25227", "No position available to close", 400),
+    CLOSE_EXCEEDS_POSITION("25231", "Close quantity cannot exceed the held position quantity", 400),
+    CLOSE_ONLY_IN_HEDGE_MODE("25237", "Close orders can only occur in bi-directional mode", 400),
+    PRICE_STEP("25244", "Price should be a multiple of {0}", 400),
+    ORDER_NOT_MODIFIABLE("25568", "The order does not meet the modification requirements.", 400),
+    MODIFY_UNCHANGED("25571", "The modification price and qty is the same as the original value. Please adjust and try again.", 400),
+    QTY_PRECISION("25610", "Order amount does not meet precision requirements", 400),
+    BELOW_MIN_QTY("25611", "Order quantity must be greater than the minimum order amount", 400),
     NOT_UNIFIED_ACCOUNT("25245", "The account is not the unified account mode", 400),
     // bitget-api's API_ERROR_CODE.INSUFFICIENT_BALANCE_V3; the message is ours.
     INSUFFICIENT_BALANCE("25202", "Insufficient balance", 400),

@@ -67,7 +67,27 @@ public enum Endpoint {
     // fills UTA trade (read) 20/s, deposit records UTA mgt (read) 10/s; withdrawal records as deposit records.
     UTA_FILLS("GET", "/api/v3/trade/fills", Permission.UTA_TRADE, Access.READ, 20, Scope.UID, Family.UNIFIED, "-"),
     UTA_WITHDRAWAL_RECORDS("GET", "/api/v3/account/withdrawal-records", Permission.UTA_MGT, Access.READ, 10, Scope.UID, Family.UNIFIED, "-"),
-    UTA_DEPOSIT_RECORDS("GET", "/api/v3/account/deposit-records", Permission.UTA_MGT, Access.READ, 10, Scope.UID, Family.UNIFIED, "-");
+    UTA_DEPOSIT_RECORDS("GET", "/api/v3/account/deposit-records", Permission.UTA_MGT, Access.READ, 10, Scope.UID, Family.UNIFIED, "-"),
+    // Issue 25: unified trading (order-entry-wire.md). Limits per UID per second as the platform's pages give them:
+    // place/cancel/modify 10, batch and symbol-wide 5, order reads 20.
+    PLACE_ORDER("POST", "/api/v3/trade/place-order", Permission.UTA_TRADE, Access.WRITE, 10, Scope.UID, Family.UNIFIED, "-"),
+    PLACE_BATCH("POST", "/api/v3/trade/place-batch", Permission.UTA_TRADE, Access.WRITE, 5, Scope.UID, Family.UNIFIED, "-"),
+    CANCEL_ORDER("POST", "/api/v3/trade/cancel-order", Permission.UTA_TRADE, Access.WRITE, 10, Scope.UID, Family.UNIFIED, "-"),
+    CANCEL_BATCH("POST", "/api/v3/trade/cancel-batch", Permission.UTA_TRADE, Access.WRITE, 5, Scope.UID, Family.UNIFIED, "-"),
+    CANCEL_SYMBOL_ORDER("POST", "/api/v3/trade/cancel-symbol-order", Permission.UTA_TRADE, Access.WRITE, 5, Scope.UID, Family.UNIFIED, "-"),
+    MODIFY_ORDER("POST", "/api/v3/trade/modify-order", Permission.UTA_TRADE, Access.WRITE, 10, Scope.UID, Family.UNIFIED, "-"),
+    CLOSE_POSITIONS("POST", "/api/v3/trade/close-positions", Permission.UTA_TRADE, Access.WRITE, 5, Scope.UID, Family.UNIFIED, "-"),
+    ORDER_INFO("GET", "/api/v3/trade/order-info", Permission.UTA_TRADE, Access.READ, 20, Scope.UID, Family.UNIFIED, "-"),
+    UNFILLED_ORDERS("GET", "/api/v3/trade/unfilled-orders", Permission.UTA_TRADE, Access.READ, 20, Scope.UID, Family.UNIFIED, "-"),
+    HISTORY_ORDERS("GET", "/api/v3/trade/history-orders", Permission.UTA_TRADE, Access.READ, 20, Scope.UID, Family.UNIFIED, "-"),
+    PLACE_STRATEGY_ORDER("POST", "/api/v3/trade/place-strategy-order", Permission.UTA_TRADE, Access.WRITE, 10, Scope.UID, Family.UNIFIED, "-"),
+    CANCEL_STRATEGY_ORDER("POST", "/api/v3/trade/cancel-strategy-order", Permission.UTA_TRADE, Access.WRITE, 10, Scope.UID, Family.UNIFIED, "-"),
+    // Public market data of the engine (order-entry-wire.md), per IP like tickers.
+    ORDERBOOK("GET", "/api/v3/market/orderbook", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
+    CANDLES("GET", "/api/v3/market/candles", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
+    HISTORY_CANDLES("GET", "/api/v3/market/history-candles", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
+    RECENT_FILLS("GET", "/api/v3/market/fills", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
+    CURRENT_FUND_RATE("GET", "/api/v3/market/current-fund-rate", null, Access.READ, 20, Scope.IP, Family.ANY, "-");
 
     /** Whether a read-only key may call the row. */
     public enum Access { READ, WRITE }
