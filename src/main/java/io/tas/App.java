@@ -287,7 +287,8 @@ public final class App implements AutoCloseable {
             d -> new SpotRoutes(d.spot),
             d -> new AssetsRoutes(d.ledger, d.prices, d.positions),
             d -> new UnifiedRecordsRoutes(d.unifiedRecords),
-            d -> new RealityRoutes(d.reality));
+            d -> new RealityRoutes(d.reality),
+            d -> new io.tas.trade.TradeRoutes(d.trading, d.positions));
 
     /** Which rows have handlers, without starting anything (for the inventory). */
     public static Routes productionRoutes() { return routes(Domain.unwired()); }

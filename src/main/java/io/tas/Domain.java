@@ -55,6 +55,8 @@ final class Domain {
     final UnifiedRecords unifiedRecords;
     final RealityService reality;
     final AccountSwitchService switches;
+    final io.tas.marketdata.TradeTape tape;
+    final io.tas.trade.TradingService trading;
     /** The clock clients sign with: a sandbox clock moved forward moves domain time, not the clients' (SandboxClock). */
     final Clock signatures;
 
@@ -69,8 +71,6 @@ final class Domain {
         positionHistory = new PositionHistory(db, clock, ids, accounts, market);
         strategies = new StrategyService(db, clock, ids, accounts);
         copyTrading = new CopyTradeService(db, clock, accounts);
-        // Working strategy orders count as pending orders for set-hold-mode (D44).
-        accounts.exposureFrom(strategies.withPendingOrders(positions::exposure));
         ledger.bindMetrics(metrics);
         accounts.bindMetrics(metrics);
         leverage = new LeverageService(db, clock, ledger, market, prices, accounts);
@@ -85,9 +85,17 @@ final class Domain {
         market.onTicker(reality::onTicker);
         FunctionCounter.builder("tas_reality_orders_examined_total", reality, RealityService::ordersExamined)
                 .description("working Reality orders read by ticker updates to match them (only those the ticker crosses)").register(metrics);
-        // Pending orders keep an account unified (SwitchCheck): working strategy orders and working Reality orders.
+        tape = new io.tas.marketdata.TradeTape();
+        trading = new io.tas.trade.TradingService(db, clock, ids, ledger, market, prices, accounts, positions, spot, tape,
+                conversion.config().platformToken(), io.tas.trade.SyntheticBook.DEFAULT);
+        // Working strategy orders and engine orders count as pending orders for set-hold-mode (D44).
+        accounts.exposureFrom(strategies.withPendingOrders(trading.withWorkingOrders(positions::exposure)));
+        // Issue 25: a committed ticker fills the engine's resting orders it crosses.
+        market.onTicker(trading::onTicker);
+        // Pending orders keep an account unified (SwitchCheck): working strategy, Reality and engine orders.
         switches = new AccountSwitchService(db, clock, accounts, ledger, jobs, config.features().accountSwitch(),
-                List.of(SwitchCheck.openPositions(positions), SwitchCheck.pendingOrders(strategies), SwitchCheck.workingRealityOrders(reality)));
+                List.of(SwitchCheck.openPositions(positions), SwitchCheck.pendingOrders(strategies), SwitchCheck.workingRealityOrders(reality),
+                        SwitchCheck.workingOrders(trading)));
         signatures = clock instanceof SandboxClock sandboxClock ? sandboxClock.machine() : clock;
     }
 
@@ -96,6 +104,7 @@ final class Domain {
         accounts = null; keys = null; market = null; prices = null; ledger = null; loans = null; positions = null;
         positionHistory = null; strategies = null; copyTrading = null; leverage = null; deltaNeutral = null; conversion = null;
         maxWithdrawal = null; spot = null; unifiedRecords = null; reality = null; switches = null; signatures = null;
+        tape = null; trading = null;
     }
 
     static Domain unwired() { return new Domain(); }

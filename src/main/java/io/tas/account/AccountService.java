@@ -76,6 +76,9 @@ public final class AccountService implements AutoCloseable {
     /** Locks the account for the transaction: every write of its settings or positions takes this lock first. */
     public void lock(Tx tx, long uid) { store.lock(tx.dsl(), List.of(uid)); }
 
+    /** Locks several accounts in uid order (the matching engine: a taker and the makers it trades with). */
+    public void lockAll(Tx tx, java.util.Collection<Long> uids) { store.lock(tx.dsl(), uids); }
+
     /**
      * §4.1.4 targetUid: the caller itself, or one of its own sub-accounts. Any other UID answers as if it did not
      * exist (DESIGN: accounts), whether it exists or not.

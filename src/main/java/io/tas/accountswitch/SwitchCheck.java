@@ -37,4 +37,12 @@ public interface SwitchCheck {
             return n == 0 ? null : "the account has " + n + " working Reality order" + (n == 1 ? "" : "s");
         };
     }
+
+    /** Working orders of the matching engine (issue 25) hold part of the unified balance frozen. */
+    static SwitchCheck workingOrders(io.tas.trade.TradingService trading) {
+        return (tx, uid) -> {
+            int n = trading.workingCount(tx, uid);
+            return n == 0 ? null : "the account has " + n + " working order" + (n == 1 ? "" : "s");
+        };
+    }
 }

@@ -34,7 +34,9 @@ public enum TimeWindow {
     /** Beyond-spec shapes §11: both ends required, no range or age bound (D79). */
     UTA_WITHDRAWAL_RECORDS(null, Older.REFUSE, null, Ends.REQUIRED),
     /** Beyond-spec shapes §10: both ends required, no range or age bound (D79). */
-    UTA_DEPOSIT_RECORDS(null, Older.REFUSE, null, Ends.REQUIRED);
+    UTA_DEPOSIT_RECORDS(null, Older.REFUSE, null, Ends.REQUIRED),
+    /** Issue 25, v3 history-orders: the platform's page keeps 90 days; a query at most 90 (as strategy history, D67). */
+    HISTORY_ORDERS(days(90), Older.REFUSE, days(90), Ends.OPTIONAL);
 
     /** What a startTime older than the access window does. */
     public enum Older { REFUSE, CLAMP }

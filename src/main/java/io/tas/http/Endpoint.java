@@ -133,6 +133,9 @@ public enum Endpoint {
     public String section() { return section; }
     public Set<Guard> guards() { return guards; }
 
+    /** Whether the row's body is a top-level JSON array (order-entry-wire.md: cancel-batch, place-batch). */
+    public boolean takesArrayBody() { return this == PLACE_BATCH || this == CANCEL_BATCH; }
+
     /** The spec's 30 method+path pairs (§4); the rows after them (public time, market metadata, the v3 unified reads ccxt uses) are beyond the spec. */
     public boolean inSpec() { return ordinal() < PUBLIC_TIME.ordinal(); }
 }

@@ -15,6 +15,11 @@ public final class Params {
 
     Params(ApiRequest request) { this.request = request; }
 
+    /** The parameters of one line of a batch body: a JSON object inside the top-level array (cancel-batch, place-batch). */
+    public static Params of(JsonNode line) {
+        return new Params(new ApiRequest(Endpoint.PLACE_BATCH, null, java.util.Map.of(), line, null, 0));
+    }
+
     /**
      * The raw string, or null when absent or empty. A NUL character is 40020: no value has one, and PostgreSQL refuses
      * it in text (issue 12 fuzz: symbol=BTCUSDT%00 on spot fills was a 500 on PostgreSQL only).

@@ -178,7 +178,7 @@ public final class RequestPipeline {
 
             Map<String, String> query = rawQuery == null || rawQuery.isEmpty() ? Map.of() : new HashMap<>();
             for (QueryString.Pair p : QueryString.decode(rawQuery)) query.putIfAbsent(p.key(), p.value());
-            JsonNode json = post ? parseJsonBody(body) : null;
+            JsonNode json = post ? parseJsonBody(body, ep.takesArrayBody()) : null;
 
             ApiHandler handler = routes.handler(ep);
             if (handler == null) throw new ApiException(ErrorCode.NOT_IMPLEMENTED, ep.method() + " " + ep.path());
@@ -259,12 +259,17 @@ public final class RequestPipeline {
                     .with(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
                     .without(com.fasterxml.jackson.databind.cfg.JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES);
 
-    /** Wire facts §1.3: an empty body and {} both mean "no parameters". Anything else must be a JSON object. */
-    private static JsonNode parseJsonBody(byte[] body) {
+    /**
+     * Wire facts §1.3: an empty body and {} both mean "no parameters". Anything else must be a JSON object, or an array
+     * on the batch rows that take one (order-entry-wire.md: cancel-batch and place-batch send a top-level array).
+     */
+    private static JsonNode parseJsonBody(byte[] body, boolean arrayAllowed) {
         if (body.length == 0) return Json.MAPPER.createObjectNode();
         try {
             JsonNode n = ONE_JSON_VALUE.readTree(body);
-            if (n == null || !n.isObject()) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "body must be a JSON object");
+            if (n == null || !(n.isObject() || arrayAllowed && n.isArray())) {
+                throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "body must be a JSON object");
+            }
             return n;
         } catch (JsonProcessingException | NumberFormatException e) {
             // Jackson throws the bare NumberFormatException for a number whose exponent overflows (1E-2147483649).

@@ -122,7 +122,8 @@ public final class PositionService {
         return db.tx(tx -> fill(tx, f));
     }
 
-    private Position fill(Tx tx, Fill f) {
+    /** A fill in the caller's transaction (the matching engine's fills, checked by the engine). */
+    public Position fill(Tx tx, Fill f) {
         org.jooq.DSLContext dsl = tx.dsl();
         {
             lockOwner(tx, f.positionId());
@@ -193,6 +194,11 @@ public final class PositionService {
      */
     private void lockOwner(Tx tx, long positionId) {
         store.owner(tx.dsl(), positionId).ifPresent(uid -> accounts.lock(tx, uid));
+    }
+
+    /** The open position of one side, as the caller's transaction sees it (the engine, under the account's lock). */
+    public java.util.Optional<Position> findOpen(Tx tx, long uid, Category category, String symbol, HoldSide side) {
+        return store.findOpen(tx.dsl(), uid, category, symbol, side);
     }
 
     public List<Position> open(long uid) { return db.read(dsl -> store.byStatus(dsl, uid, Status.open)); }

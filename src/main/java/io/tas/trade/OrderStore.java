@@ -1,0 +1,165 @@
+package io.tas.trade;
+
+import io.tas.account.AccountEnums.Category;
+import io.tas.store.generated.tables.records.TradeOrderRecord;
+import org.jooq.Condition;
+import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
+
+import java.math.BigDecimal;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+
+import static io.tas.store.generated.Tables.BOOK_LOCK;
+import static io.tas.store.generated.Tables.TRADE_ORDER;
+
+/** SQL for the engine's orders and the per-symbol book lock. */
+final class OrderStore {
+    static final List<String> WORKING = List.of(TradeOrder.LIVE, TradeOrder.PARTIALLY_FILLED);
+
+    /**
+     * Takes the symbol's book lock for the rest of the transaction (D154): every change to a symbol's orders holds it, on
+     * every node, so matching sees one book. The row is created on first use; a concurrent creation is ignored.
+     */
+    void lockBook(DSLContext dsl, Category category, String symbol) {
+        dsl.insertInto(BOOK_LOCK, BOOK_LOCK.CATEGORY, BOOK_LOCK.SYMBOL).values(category.wire(), symbol).onDuplicateKeyIgnore().execute();
+        dsl.select(BOOK_LOCK.SYMBOL).from(BOOK_LOCK).where(BOOK_LOCK.CATEGORY.eq(category.wire()), BOOK_LOCK.SYMBOL.eq(symbol)).forUpdate().fetch();
+    }
+
+    void insert(DSLContext dsl, TradeOrder o) {
+        dsl.executeInsert(record(dsl, o));
+    }
+
+    void update(DSLContext dsl, TradeOrder o) {
+        dsl.update(TRADE_ORDER)
+                .set(TRADE_ORDER.PRICE, o.price())
+                .set(TRADE_ORDER.QTY, o.qty())
+                .set(TRADE_ORDER.FROZEN, o.frozen())
+                .set(TRADE_ORDER.CUM_EXEC_QTY, o.cumExecQty())
+                .set(TRADE_ORDER.CUM_EXEC_VALUE, o.cumExecValue())
+                .set(TRADE_ORDER.FEE, o.fee())
+                .set(TRADE_ORDER.FEE_COIN, o.feeCoin())
+                .set(TRADE_ORDER.STATUS, o.status())
+                .set(TRADE_ORDER.CANCEL_REASON, o.cancelReason())
+                .set(TRADE_ORDER.U_TIME, o.uTime())
+                .where(TRADE_ORDER.ORDER_ID.eq(o.orderId())).execute();
+    }
+
+    Optional<TradeOrder> byId(DSLContext dsl, long uid, long orderId) {
+        return dsl.selectFrom(TRADE_ORDER).where(TRADE_ORDER.UID.eq(uid), TRADE_ORDER.ORDER_ID.eq(orderId)).fetchOptional().map(OrderStore::toOrder);
+    }
+
+    Optional<TradeOrder> byClientOid(DSLContext dsl, long uid, String clientOid) {
+        return dsl.selectFrom(TRADE_ORDER).where(TRADE_ORDER.UID.eq(uid), TRADE_ORDER.CLIENT_OID.eq(clientOid)).fetchOptional().map(OrderStore::toOrder);
+    }
+
+    /**
+     * Working orders on the other side of a taker that its price crosses, best price first and oldest first at a price
+     * (price-time priority); limitPrice null = any price (a market order). At most `limit` rows.
+     */
+    List<TradeOrder> crossing(DSLContext dsl, Category category, String symbol, boolean takerBuys, BigDecimal limitPrice, int limit) {
+        Condition c = TRADE_ORDER.CATEGORY.eq(category.wire()).and(TRADE_ORDER.SYMBOL.eq(symbol)).and(TRADE_ORDER.STATUS.in(WORKING))
+                .and(TRADE_ORDER.SIDE.eq(takerBuys ? "sell" : "buy")).and(TRADE_ORDER.ORDER_TYPE.eq("limit"));
+        if (limitPrice != null) c = c.and(takerBuys ? TRADE_ORDER.PRICE.le(limitPrice) : TRADE_ORDER.PRICE.ge(limitPrice));
+        return dsl.selectFrom(TRADE_ORDER).where(c)
+                .orderBy(takerBuys ? TRADE_ORDER.PRICE.asc() : TRADE_ORDER.PRICE.desc(), TRADE_ORDER.ORDER_ID.asc())
+                .limit(limit).fetch(OrderStore::toOrder);
+    }
+
+    /** Working limit orders a synthetic best ask/bid crosses (buys at or above the ask, sells at or below the bid), oldest first. */
+    List<TradeOrder> crossedBy(DSLContext dsl, Category category, String symbol, BigDecimal ask, BigDecimal bid, long afterId, int limit) {
+        Condition buys = ask == null ? DSL.falseCondition() : TRADE_ORDER.SIDE.eq("buy").and(TRADE_ORDER.PRICE.ge(ask));
+        Condition sells = bid == null ? DSL.falseCondition() : TRADE_ORDER.SIDE.eq("sell").and(TRADE_ORDER.PRICE.le(bid));
+        return dsl.selectFrom(TRADE_ORDER)
+                .where(TRADE_ORDER.CATEGORY.eq(category.wire()), TRADE_ORDER.SYMBOL.eq(symbol), TRADE_ORDER.STATUS.in(WORKING),
+                        TRADE_ORDER.ORDER_TYPE.eq("limit"), TRADE_ORDER.ORDER_ID.gt(afterId), buys.or(sells))
+                .orderBy(TRADE_ORDER.ORDER_ID).limit(limit).fetch(OrderStore::toOrder);
+    }
+
+    /** The resting limit orders of a symbol aggregated by price: the book's real levels (price, base size left). */
+    List<BigDecimal[]> levels(DSLContext dsl, Category category, String symbol, boolean bids, int depth) {
+        var left = DSL.sum(TRADE_ORDER.QTY.minus(TRADE_ORDER.CUM_EXEC_QTY));
+        return dsl.select(TRADE_ORDER.PRICE, left).from(TRADE_ORDER)
+                .where(TRADE_ORDER.CATEGORY.eq(category.wire()), TRADE_ORDER.SYMBOL.eq(symbol), TRADE_ORDER.STATUS.in(WORKING),
+                        TRADE_ORDER.ORDER_TYPE.eq("limit"), TRADE_ORDER.SIDE.eq(bids ? "buy" : "sell"))
+                .groupBy(TRADE_ORDER.PRICE).orderBy(bids ? TRADE_ORDER.PRICE.desc() : TRADE_ORDER.PRICE.asc()).limit(depth)
+                .fetch(r -> new BigDecimal[]{r.value1(), r.value2()});
+    }
+
+    /** An account's working orders, newest first, optionally of one category/symbol, below a cursor. */
+    List<TradeOrder> working(DSLContext dsl, long uid, String category, String symbol, Long below, int limit) {
+        return page(dsl, uid, category, symbol, below, limit, TRADE_ORDER.STATUS.in(WORKING), null, null);
+    }
+
+    /** An account's finished orders (filled, cancelled), newest first. */
+    List<TradeOrder> finished(DSLContext dsl, long uid, String category, String symbol, Long below, int limit, Long start, Long end) {
+        return page(dsl, uid, category, symbol, below, limit, TRADE_ORDER.STATUS.notIn(WORKING), start, end);
+    }
+
+    private List<TradeOrder> page(DSLContext dsl, long uid, String category, String symbol, Long below, int limit, Condition status,
+                                  Long start, Long end) {
+        Condition c = TRADE_ORDER.UID.eq(uid).and(status);
+        if (category != null) c = c.and(TRADE_ORDER.CATEGORY.eq(category));
+        if (symbol != null) c = c.and(TRADE_ORDER.SYMBOL.eq(symbol));
+        if (below != null) c = c.and(TRADE_ORDER.ORDER_ID.lt(below));
+        if (start != null) c = c.and(TRADE_ORDER.C_TIME.ge(start));
+        if (end != null) c = c.and(TRADE_ORDER.C_TIME.le(end));
+        return dsl.selectFrom(TRADE_ORDER).where(c).orderBy(TRADE_ORDER.ORDER_ID.desc()).limit(limit).fetch(OrderStore::toOrder);
+    }
+
+    int workingCount(DSLContext dsl, long uid) {
+        return dsl.fetchCount(TRADE_ORDER, TRADE_ORDER.UID.eq(uid), TRADE_ORDER.STATUS.in(WORKING));
+    }
+
+    int workingCount(DSLContext dsl, long uid, Category category, String symbol) {
+        return dsl.fetchCount(TRADE_ORDER, TRADE_ORDER.UID.eq(uid), TRADE_ORDER.CATEGORY.eq(category.wire()),
+                TRADE_ORDER.SYMBOL.eq(symbol), TRADE_ORDER.STATUS.in(WORKING));
+    }
+
+    /** How many working orders each account has (settings changes: pending orders block a hold-mode change). */
+    java.util.Map<Long, Integer> workingCounts(DSLContext dsl, Collection<Long> uids) {
+        return dsl.select(TRADE_ORDER.UID, DSL.count()).from(TRADE_ORDER)
+                .where(TRADE_ORDER.UID.in(uids), TRADE_ORDER.STATUS.in(WORKING)).groupBy(TRADE_ORDER.UID)
+                .fetchMap(r -> r.value1(), r -> r.value2());
+    }
+
+    private static TradeOrderRecord record(DSLContext dsl, TradeOrder o) {
+        TradeOrderRecord r = dsl.newRecord(TRADE_ORDER);
+        r.setOrderId(o.orderId());
+        r.setUid(o.uid());
+        r.setClientOid(o.clientOid());
+        r.setCategory(o.category().wire());
+        r.setSymbol(o.symbol());
+        r.setSide(o.side());
+        r.setOrderType(o.orderType());
+        r.setTimeInForce(o.timeInForce());
+        r.setPrice(o.price());
+        r.setQty(o.qty());
+        r.setPosSide(o.posSide());
+        r.setHoldMode(o.holdMode());
+        r.setTradeSide(o.tradeSide());
+        r.setReduceOnly(o.reduceOnly());
+        r.setMarginMode(o.marginMode());
+        r.setLeverage(o.leverage());
+        r.setFrozenCoin(o.frozenCoin());
+        r.setFrozen(o.frozen());
+        r.setCumExecQty(o.cumExecQty());
+        r.setCumExecValue(o.cumExecValue());
+        r.setFee(o.fee());
+        r.setFeeCoin(o.feeCoin());
+        r.setStatus(o.status());
+        r.setCancelReason(o.cancelReason());
+        r.setCTime(o.cTime());
+        r.setUTime(o.uTime());
+        return r;
+    }
+
+    static TradeOrder toOrder(TradeOrderRecord r) {
+        return new TradeOrder(r.getOrderId(), r.getUid(), r.getClientOid(), Category.fromWire(r.getCategory()), r.getSymbol(),
+                r.getSide(), r.getOrderType(), r.getTimeInForce(), r.getPrice(), r.getQty(), r.getPosSide(), r.getHoldMode(),
+                r.getTradeSide(), r.getReduceOnly(), r.getMarginMode(), r.getLeverage(), r.getFrozenCoin(), r.getFrozen(),
+                r.getCumExecQty(), r.getCumExecValue(), r.getFee(), r.getFeeCoin(), r.getStatus(), r.getCancelReason(),
+                r.getCTime(), r.getUTime());
+    }
+}

@@ -1,0 +1,235 @@
+package io.tas.trade;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tas.account.AccountEnums.Category;
+import io.tas.error.ApiException;
+import io.tas.error.ErrorCode;
+import io.tas.http.ApiRequest;
+import io.tas.http.Endpoint;
+import io.tas.http.Json;
+import io.tas.http.Params;
+import io.tas.http.Routes;
+import io.tas.position.PositionService;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The v3 order rows and the order book (order-entry-wire.md). Inputs are read as liberally as the real server reads
+ * them: upper- or lower-case enums, "yes"/"YES"/true for reduceOnly, unknown fields ignored, a numeric qty or price.
+ */
+public final class TradeRoutes implements Routes.Feature {
+    private static final Set<String> SIDES = Set.of("buy", "sell");
+    private static final Set<String> TYPES = Set.of("limit", "market");
+    private static final Set<String> TIME_IN_FORCE = Set.of("gtc", "ioc", "fok", "post_only");
+    private static final Set<String> POS_SIDES = Set.of("long", "short");
+    /** order-entry-wire.md: clientOid matches ^[\.A-Z\:/a-z0-9_-]{1,32}$. */
+    private static final Pattern CLIENT_OID = Pattern.compile("[.A-Z:/a-z0-9_-]{1,32}");
+    /** order-entry-wire.md: cancel-batch takes at most 20 orders; place-batch as many. */
+    static final int MAX_BATCH = 20;
+
+    private final TradingService trading;
+    private final PositionService positions;
+
+    public TradeRoutes(TradingService trading, PositionService positions) {
+        this.trading = trading;
+        this.positions = positions;
+    }
+
+    @Override
+    public void register(Routes routes) {
+        routes.bind(Endpoint.PLACE_ORDER, r -> result(trading.place(place(r.uid(), r.params()))));
+        routes.bind(Endpoint.PLACE_BATCH, this::placeBatch);
+        routes.bind(Endpoint.CANCEL_ORDER, this::cancel);
+        routes.bind(Endpoint.CANCEL_BATCH, this::cancelBatch);
+        routes.bind(Endpoint.CANCEL_SYMBOL_ORDER, this::cancelSymbol);
+        routes.bind(Endpoint.MODIFY_ORDER, this::modify);
+        routes.bind(Endpoint.CLOSE_POSITIONS, this::closePositions);
+        routes.bind(Endpoint.ORDER_INFO, r -> OrderView.of(trading.order(lookup(r.uid(), r.params()))));
+        routes.bind(Endpoint.UNFILLED_ORDERS, this::unfilled);
+        routes.bind(Endpoint.HISTORY_ORDERS, this::history);
+        routes.bind(Endpoint.ORDERBOOK, this::orderBook);
+    }
+
+    /** place/cancel/modify answer (strings). */
+    public record ResultView(String orderId, String clientOid) {}
+
+    /** A batch line: the result, or its code and message when that order failed (partial success, order-entry-wire.md). */
+    public record BatchLine(String orderId, String clientOid, String code, String msg) {}
+
+    public record BatchList(List<BatchLine> list) {}
+
+    public record OrderList(List<OrderView> list, String cursor) {}
+
+    /** order-entry-wire.md: {"a":[[p,q]…],"b":[[p,q]…],"ts":"ms"}, strings (ccxt takes both). */
+    public record BookView(List<List<String>> a, List<List<String>> b, String ts) {}
+
+    private static ResultView result(TradingService.Result r) { return new ResultView(Long.toString(r.orderId()), r.clientOid()); }
+
+    private TradingService.Place place(long uid, Params p) {
+        p.require("category", "symbol", "qty", "side", "orderType");
+        Category category = category(p.get("category"));
+        String orderType = oneOf(p, "orderType", TYPES);
+        if (orderType.equals("limit")) p.require("price");
+        String tif = p.get("timeInForce") == null ? "gtc" : oneOf(p, "timeInForce", TIME_IN_FORCE);
+        String posSide = p.get("posSide") == null ? null : oneOf(p, "posSide", POS_SIDES);
+        return new TradingService.Place(uid, category, p.get("symbol").toUpperCase(Locale.ROOT), oneOf(p, "side", SIDES), orderType,
+                orderType.equals("market") ? "gtc" : tif, p.decimal("qty"), orderType.equals("limit") ? p.decimal("price") : null,
+                clientOid(p.get("clientOid")), category.isFutures() ? posSide : null, yes(p.get("reduceOnly"), "reduceOnly"));
+    }
+
+    private BatchList placeBatch(ApiRequest r) {
+        List<BatchLine> out = new ArrayList<>();
+        for (JsonNode line : lines(r.body())) {
+            try {
+                out.add(line(trading.place(place(r.uid(), Params.of(line)))));
+            } catch (ApiException e) {
+                out.add(failed(e, line));
+            }
+        }
+        return new BatchList(out);
+    }
+
+    private ResultView cancel(ApiRequest r) {
+        Params p = r.params();
+        // ccxt sends symbol although the docs do not list it: when given, it must be the order's.
+        String symbol = p.get("symbol");
+        return result(trading.cancel(lookup(r.uid(), p), symbol == null ? null : symbol.toUpperCase(Locale.ROOT)));
+    }
+
+    private List<BatchLine> cancelBatch(ApiRequest r) {
+        List<BatchLine> out = new ArrayList<>();
+        for (JsonNode line : lines(r.body())) {
+            try {
+                Params p = Params.of(line);
+                String symbol = p.get("symbol");
+                out.add(line(trading.cancel(lookup(r.uid(), p), symbol == null ? null : symbol.toUpperCase(Locale.ROOT))));
+            } catch (ApiException e) {
+                out.add(failed(e, line));
+            }
+        }
+        return out;
+    }
+
+    private BatchList cancelSymbol(ApiRequest r) {
+        Params p = r.params().require("category", "symbol");
+        return new BatchList(trading.cancelSymbol(r.uid(), category(p.get("category")), p.get("symbol").toUpperCase(Locale.ROOT))
+                .stream().map(TradeRoutes::line).toList());
+    }
+
+    private ResultView modify(ApiRequest r) {
+        Params p = r.params();
+        return result(trading.amend(new TradingService.Amend(lookup(r.uid(), p), p.decimal("qty"), p.decimal("price"))));
+    }
+
+    private BatchList closePositions(ApiRequest r) {
+        Params p = r.params().require("category");
+        Category category = category(p.get("category"));
+        if (!category.isFutures()) throw new ApiException(ErrorCode.PARAM_ERROR, "category");
+        String symbol = p.get("symbol") == null ? null : p.get("symbol").toUpperCase(Locale.ROOT);
+        String posSide = p.get("posSide") == null ? null : oneOf(p, "posSide", POS_SIDES);
+        return new BatchList(trading.closePositions(r.uid(), category, symbol, posSide, positions.open(r.uid())).stream()
+                .map(TradeRoutes::line).toList());
+    }
+
+    private OrderList unfilled(ApiRequest r) {
+        Params p = r.params();
+        Category category = p.get("category") == null ? null : category(p.get("category"));
+        int limit = p.intInRange("limit", 100, 1, 100);
+        List<TradeOrder> page = trading.unfilled(r.uid(), category, upper(p.get("symbol")), p.id("cursor"), limit);
+        return list(page, limit);
+    }
+
+    private OrderList history(ApiRequest r) {
+        Params p = r.params();
+        Category category = p.get("category") == null ? null : category(p.get("category"));
+        int limit = p.intInRange("limit", 100, 1, 100);
+        var window = io.tas.common.TimeWindow.HISTORY_ORDERS.resolve(p.millis("startTime"), p.millis("endTime"), r.now());
+        if (window.isEmpty()) return new OrderList(List.of(), "");
+        List<TradeOrder> page = trading.history(r.uid(), category, upper(p.get("symbol")), p.id("cursor"), limit, window.from(), window.to());
+        return list(page, limit);
+    }
+
+    /** cursor: the last orderId of a full page (the next page starts below it), "" on the last page. */
+    private static OrderList list(List<TradeOrder> page, int limit) {
+        List<OrderView> rows = page.stream().map(OrderView::of).toList();
+        return new OrderList(rows, page.size() == limit ? Long.toString(page.getLast().orderId()) : "");
+    }
+
+    private BookView orderBook(ApiRequest r) {
+        Params p = r.params().require("category", "symbol");
+        // order-entry-wire.md: default 5 levels, at most 200.
+        int limit = p.intInRange("limit", 5, 1, 200);
+        TradingService.Book b = trading.orderBook(category(p.get("category")), p.get("symbol").toUpperCase(Locale.ROOT), limit);
+        return new BookView(levels(b.asks()), levels(b.bids()), Long.toString(b.ts()));
+    }
+
+    private static List<List<String>> levels(List<java.math.BigDecimal[]> levels) {
+        return levels.stream().map(l -> List.of(Json.plain(l[0]), Json.plain(l[1]))).toList();
+    }
+
+    // --- parameters
+
+    private static TradingService.Lookup lookup(long uid, Params p) {
+        Long orderId = p.id("orderId");
+        String clientOid = p.get("clientOid");
+        if (orderId == null && clientOid == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "orderId,clientOid");
+        return new TradingService.Lookup(uid, orderId, clientOid);
+    }
+
+    private static List<JsonNode> lines(JsonNode body) {
+        // bitget-api sends the array itself; a {"orderList":[…]} object is read the same way.
+        JsonNode list = body != null && body.isObject() && body.has("orderList") ? body.get("orderList") : body;
+        if (list == null || !list.isArray() || list.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, "orderList");
+        if (list.size() > MAX_BATCH) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "at most " + MAX_BATCH + " orders");
+        List<JsonNode> out = new ArrayList<>();
+        for (JsonNode n : list) {
+            if (!n.isObject()) throw new ApiException(ErrorCode.PARAM_ERROR, "orderList");
+            out.add(n);
+        }
+        return out;
+    }
+
+    private static BatchLine line(TradingService.Result r) { return new BatchLine(Long.toString(r.orderId()), r.clientOid(), null, null); }
+
+    private static BatchLine failed(ApiException e, JsonNode line) {
+        JsonNode oid = line.get("orderId");
+        JsonNode coid = line.get("clientOid");
+        return new BatchLine(oid == null ? "" : oid.asText(), coid == null ? "" : coid.asText(), e.error().code(), e.getMessage());
+    }
+
+    static Category category(String v) {
+        try {
+            Category c = Category.fromWire(v.toUpperCase(Locale.ROOT));
+            return c;
+        } catch (RuntimeException e) {
+            throw new ApiException(ErrorCode.PARAM_ERROR, "category");
+        }
+    }
+
+    private static String oneOf(Params p, String name, Set<String> allowed) {
+        String v = p.get(name).toLowerCase(Locale.ROOT);
+        if (!allowed.contains(v)) throw new ApiException(ErrorCode.PARAM_ERROR, name);
+        return v;
+    }
+
+    /** reduceOnly: "yes"/"no" in the docs, "YES"/"NO" from some clients, a JSON boolean from others. */
+    private static boolean yes(String v, String name) {
+        if (v == null) return false;
+        return switch (v.toLowerCase(Locale.ROOT)) {
+            case "yes", "true" -> true;
+            case "no", "false" -> false;
+            default -> throw new ApiException(ErrorCode.PARAM_ERROR, name);
+        };
+    }
+
+    private static String clientOid(String v) {
+        if (v != null && !CLIENT_OID.matcher(v).matches()) throw new ApiException(ErrorCode.PARAM_ERROR, "clientOid");
+        return v;
+    }
+
+    private static String upper(String v) { return v == null ? null : v.toUpperCase(Locale.ROOT); }
+}

@@ -1,0 +1,657 @@
+package io.tas.trade;
+
+import io.tas.account.AccountEnums.Category;
+import io.tas.account.AccountEnums.Deduct;
+import io.tas.account.AccountEnums.HoldMode;
+import io.tas.account.AccountService;
+import io.tas.account.AccountSettings;
+import io.tas.error.ApiException;
+import io.tas.error.ErrorCode;
+import io.tas.ledger.Ledger;
+import io.tas.ledger.LedgerTypes.BalanceKey;
+import io.tas.ledger.LedgerTypes.Counter;
+import io.tas.ledger.LedgerTypes.Field;
+import io.tas.ledger.LedgerTypes.Movement;
+import io.tas.market.Instrument;
+import io.tas.market.MarketService;
+import io.tas.market.PriceService;
+import io.tas.market.Ticker;
+import io.tas.marketdata.TradeTape;
+import io.tas.position.Position;
+import io.tas.position.Position.HoldSide;
+import io.tas.position.PositionService;
+import io.tas.spot.SpotFill;
+import io.tas.spot.SpotRecords;
+import io.tas.store.Database;
+import io.tas.store.IdGenerator;
+import io.tas.store.Tx;
+import org.jooq.exception.IntegrityConstraintViolationException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static io.tas.ledger.Ledger.move;
+
+/**
+ * The matching engine of unified accounts (issue 25, docs/engine.md). An order is placed, matched and settled in one
+ * transaction that holds its symbol's book lock (D154), then the accounts it trades with in uid order: resting orders of
+ * every account by price-time priority, and the ticker's synthetic levels, best price first. A fill moves money through
+ * the ledger (spot) or the position service (futures) and writes the fill the fills rows read, and the public trade.
+ */
+public final class TradingService {
+    private static final Logger LOG = LoggerFactory.getLogger(TradingService.class);
+    /** order-entry-wire.md: at most 400 open orders per market group; here per account and symbol. */
+    static final int MAX_OPEN_ORDERS = 400;
+    /** The resting orders one taker reads from the book at most. */
+    static final int MAX_MAKERS = 500;
+    /** D72's minimum order value of a spot pair, in the quote coin. */
+    static final BigDecimal MIN_SPOT_NOTIONAL = BigDecimal.ONE;
+    /** Orders a ticker sweep settles per transaction. */
+    static final int SWEEP_PAGE = 200;
+
+    private final Database db;
+    private final Clock clock;
+    private final IdGenerator ids;
+    private final Ledger ledger;
+    private final MarketService market;
+    private final PriceService prices;
+    private final AccountService accounts;
+    private final SpotRecords spot;
+    private final TradeTape tape;
+    private final String platformToken;
+    private final SyntheticBook book;
+    private final FuturesSettlement futures;
+    private final OrderStore store = new OrderStore();
+
+    public TradingService(Database db, Clock clock, IdGenerator ids, Ledger ledger, MarketService market, PriceService prices,
+                          AccountService accounts, PositionService positions, SpotRecords spot, TradeTape tape, String platformToken,
+                          SyntheticBook book) {
+        this.db = db;
+        this.clock = clock;
+        this.ids = ids;
+        this.ledger = ledger;
+        this.market = market;
+        this.prices = prices;
+        this.accounts = accounts;
+        this.spot = spot;
+        this.tape = tape;
+        this.platformToken = platformToken;
+        this.book = book;
+        this.futures = new FuturesSettlement(ledger, positions);
+    }
+
+    /** Command: place-order, parsed. price null for market orders; posSide null in one-way mode. */
+    public record Place(long uid, Category category, String symbol, String side, String orderType, String timeInForce,
+                        BigDecimal qty, BigDecimal price, String clientOid, String posSide, boolean reduceOnly) {}
+
+    /** Command: find one of an account's orders by orderId (wins) or clientOid. */
+    public record Lookup(long uid, Long orderId, String clientOid) {
+        public Lookup {
+            if (orderId == null && clientOid == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "orderId or clientOid");
+        }
+    }
+
+    /** Command: modify-order: a working limit order's new quantity and/or price. */
+    public record Amend(Lookup order, BigDecimal qty, BigDecimal price) {}
+
+    /** place/cancel/modify answer: orderId and clientOid ("" when none). */
+    public record Result(long orderId, String clientOid) {
+        static Result of(TradeOrder o) { return new Result(o.orderId(), o.clientOid() == null ? "" : o.clientOid()); }
+    }
+
+    // --- placement
+
+    public Result place(Place c) {
+        Instrument inst = market.instrument(c.category(), c.symbol());
+        check(c, inst);
+        if (c.clientOid() != null) {
+            Optional<TradeOrder> earlier = db.read(dsl -> store.byClientOid(dsl, c.uid(), c.clientOid()));
+            if (earlier.isPresent()) return replay(earlier.get(), c);
+        }
+        try {
+            return db.tx(tx -> placeIn(tx, c, inst));
+        } catch (IntegrityConstraintViolationException e) {
+            // The unique (uid, clientOid) key: a concurrent first send on another symbol won; answer as its repeat.
+            Optional<TradeOrder> winner = c.clientOid() == null ? Optional.empty() : db.read(dsl -> store.byClientOid(dsl, c.uid(), c.clientOid()));
+            if (winner.isPresent()) return replay(winner.get(), c);
+            LOG.warn("order on {} refused by a database constraint: {}", c.symbol(), e.getClass().getSimpleName());
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "the order could not be stored");
+        }
+    }
+
+    /** Checks that need no state: quantity and price steps, the spot minimum value. */
+    private void check(Place c, Instrument inst) {
+        BigDecimal qty = Ledger.checkAmount("qty", c.qty());
+        if (qty.signum() <= 0) throw new ApiException(ErrorCode.PARAM_ERROR, "qty");
+        boolean quoteQty = !c.category().isFutures() && c.orderType().equals("market") && c.side().equals("buy");
+        int decimals = market.pricePrecision(inst);
+        if (qty.stripTrailingZeros().scale() > (quoteQty ? decimals : Instrument.QUANTITY_DECIMALS)) throw new ApiException(ErrorCode.QTY_PRECISION);
+        if (c.price() != null) {
+            if (Ledger.checkAmount("price", c.price()).signum() <= 0) throw new ApiException(ErrorCode.PARAM_ERROR, "price");
+            if (c.price().stripTrailingZeros().scale() > decimals) {
+                throw new ApiException(ErrorCode.PRICE_STEP, BigDecimal.ONE.movePointLeft(decimals).toPlainString());
+            }
+            Ledger.checkAmount("price x qty", c.price().multiply(qty));
+        }
+        if (!c.category().isFutures()) {
+            BigDecimal value = quoteQty ? qty : c.price() != null ? c.price().multiply(qty) : null;
+            if (value != null && value.compareTo(MIN_SPOT_NOTIONAL) < 0) throw new ApiException(ErrorCode.BELOW_MIN_QTY);
+        }
+    }
+
+    private Result placeIn(Tx tx, Place c, Instrument inst) {
+        var dsl = tx.dsl();
+        store.lockBook(dsl, c.category(), inst.symbol());
+        boolean buy = c.side().equals("buy");
+        BigDecimal limit = c.orderType().equals("limit") ? c.price() : null;
+        List<TradeOrder> makers = store.crossing(dsl, c.category(), inst.symbol(), buy, limit, MAX_MAKERS);
+        // Every account this order may trade with, locked in uid order: no deadlock with another symbol's matching.
+        Set<Long> uids = new TreeSet<>();
+        uids.add(c.uid());
+        makers.forEach(m -> uids.add(m.uid()));
+        accounts.lockAll(tx, uids);
+        if (c.clientOid() != null) {
+            Optional<TradeOrder> earlier = store.byClientOid(dsl, c.uid(), c.clientOid());
+            if (earlier.isPresent()) return replay(earlier.get(), c);
+        }
+        if (accounts.find(tx, c.uid()).map(a -> a.kind() != io.tas.account.AccountEnums.AccountKind.UNIFIED).orElse(true)) {
+            throw new ApiException(ErrorCode.CLASSIC_ACCOUNT_ON_UNIFIED_API);
+        }
+        if (store.workingCount(dsl, c.uid(), c.category(), inst.symbol()) >= MAX_OPEN_ORDERS) {
+            throw new ApiException(ErrorCode.MAX_ORDERS, MAX_OPEN_ORDERS);
+        }
+        AccountSettings settings = accounts.settingsInTransaction(tx, c.uid());
+        TradeOrder o = newOrder(tx, c, inst, settings);
+        List<Liquidity> liquidity = Liquidity.merge(tradableMakers(tx, makers, c.uid()), synthetic(inst, buy), buy, limit);
+        long now = o.cTime();
+        if (o.timeInForce().equals("post_only") && !liquidity.isEmpty()) return refuse(tx, o, "post_only", now);
+        if (o.isMarket() && liquidity.isEmpty()) throw new ApiException(ErrorCode.INSUFFICIENT_LIQUIDITY);
+        if (o.timeInForce().equals("fok") && Liquidity.depth(liquidity).compareTo(o.qty()) < 0) return refuse(tx, o, "fok", now);
+        List<Liquidity.Fill> fills = Liquidity.walk(liquidity, o.qtyInQuote() ? null : o.qty(), o.qtyInQuote() ? o.qty() : null,
+                Instrument.QUANTITY_DECIMALS);
+        if (o.qtyInQuote() && fills.isEmpty()) throw new ApiException(ErrorCode.BELOW_MIN_QTY);
+        boolean rests = !o.isMarket() && (o.timeInForce().equals("gtc") || o.timeInForce().equals("post_only"));
+        Matched m = o.isFutures() ? settleFutures(tx, o, inst, fills, rests, now) : settleSpot(tx, o, inst, settings, fills, rests, now);
+        store.insert(dsl, m.taker());
+        m.makers().values().forEach(x -> store.update(dsl, x));
+        spot.appendExecutionFills(dsl, m.fills());
+        for (SpotFill f : m.fills()) {
+            if (f.uid() == c.uid() && f.orderId() == o.orderId()) tape.record(tx, o.category(), o.symbol(), f.priceAvg(), f.size(), o.side(), now);
+        }
+        return Result.of(m.taker());
+    }
+
+    /** An order refused by its time in force before any fill: stored cancelled, nothing frozen (post-only, fill-or-kill). */
+    private Result refuse(Tx tx, TradeOrder o, String reason, long now) {
+        TradeOrder cancelled = o.next(BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, null, TradeOrder.CANCELLED, reason, now);
+        store.insert(tx.dsl(), cancelled);
+        return Result.of(cancelled);
+    }
+
+    /** The taker after matching, the makers it changed (by orderId) and every fill of both sides. */
+    private record Matched(TradeOrder taker, Map<Long, TradeOrder> makers, List<SpotFill> fills) {}
+
+    /** The new order: hold mode, position side and what it freezes; a closing order must have a position to close. */
+    private TradeOrder newOrder(Tx tx, Place c, Instrument inst, AccountSettings settings) {
+        long now = clock.millis();
+        boolean buy = c.side().equals("buy");
+        if (!c.category().isFutures()) {
+            BigDecimal frozen = buy ? (c.price() == null ? c.qty() : c.price().multiply(c.qty())) : c.qty();
+            return new TradeOrder(ids.next(), c.uid(), c.clientOid(), c.category(), inst.symbol(), c.side(), c.orderType(),
+                    c.timeInForce(), c.price(), c.qty(), null, HoldMode.one_way_mode.name(), null, false, null, null,
+                    buy ? inst.quoteCoin() : inst.baseCoin(), Ledger.scaled(frozen).stripTrailingZeros(), BigDecimal.ZERO,
+                    BigDecimal.ZERO, BigDecimal.ZERO, null, TradeOrder.LIVE, null, now, now);
+        }
+        HoldMode mode = settings.holdMode();
+        String posSide = null;
+        boolean closes;
+        if (mode == HoldMode.hedge_mode) {
+            // order-entry-wire.md: hedge mode names the position; close long = sell + posSide long.
+            if (c.posSide() == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "posSide");
+            posSide = c.posSide();
+            closes = buy != posSide.equals("long");
+        } else {
+            closes = c.reduceOnly();
+        }
+        var config = settings.symbolConfig(c.category(), inst.symbol());
+        String marginMode = config.map(x -> x.marginMode().name()).orElse("crossed");
+        boolean longSide = posSide != null ? posSide.equals("long") : buy;
+        BigDecimal leverage = config.map(x -> x.leverage(longSide)).orElse(AccountSettings.DEFAULT_LEVERAGE);
+        TradeOrder o = new TradeOrder(ids.next(), c.uid(), c.clientOid(), c.category(), inst.symbol(), c.side(), c.orderType(),
+                c.timeInForce(), c.price(), c.qty(), posSide, mode.name(), closes ? "close" : "open", c.reduceOnly() || closes && posSide != null,
+                marginMode, leverage, inst.marginCoin(), BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, null,
+                TradeOrder.LIVE, null, now, now);
+        if (closes) {
+            BigDecimal held = futures.tradable(tx, o, c.qty());
+            if (held.signum() == 0) throw new ApiException(ErrorCode.NO_POSITION_TO_CLOSE);
+            if (held.compareTo(c.qty()) < 0) throw new ApiException(ErrorCode.CLOSE_EXCEEDS_POSITION);
+            return o;
+        }
+        // An opening limit order freezes its margin and the taker fee at its price; a market order pays as it fills.
+        BigDecimal frozen = c.price() == null ? BigDecimal.ZERO : FuturesSettlement.freeze(inst, c.price(), c.qty(), leverage);
+        return o.next(frozen, BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, null, TradeOrder.LIVE, null, now);
+    }
+
+    /** Resting orders as liquidity: a closing maker offers at most what its position still holds (0: left out). */
+    private List<TradeOrder> tradableMakers(Tx tx, List<TradeOrder> makers, long takerUid) {
+        List<TradeOrder> out = new ArrayList<>(makers.size());
+        for (TradeOrder m : makers) {
+            if (!m.isFutures() || !(m.closes() || m.reduceOnly())) { out.add(m); continue; }
+            BigDecimal can = futures.tradable(tx, m, m.remaining());
+            if (can.signum() > 0) out.add(can.compareTo(m.remaining()) == 0 ? m
+                    : new TradeOrder(m.orderId(), m.uid(), m.clientOid(), m.category(), m.symbol(), m.side(), m.orderType(), m.timeInForce(),
+                    m.price(), m.cumExecQty().add(can), m.posSide(), m.holdMode(), m.tradeSide(), m.reduceOnly(), m.marginMode(), m.leverage(),
+                    m.frozenCoin(), m.frozen(), m.cumExecQty(), m.cumExecValue(), m.fee(), m.feeCoin(), m.status(), m.cancelReason(), m.cTime(), m.uTime()));
+        }
+        return out;
+    }
+
+    private List<SyntheticBook.Level> synthetic(Instrument inst, boolean takerBuys) {
+        Ticker t = ticker(inst).orElse(null);
+        if (t == null) return List.of();
+        int decimals = market.pricePrecision(inst);
+        return takerBuys ? book.asks(t, decimals) : book.bids(t, decimals);
+    }
+
+    private Optional<Ticker> ticker(Instrument inst) {
+        return market.ticker(inst.category() == Category.MARGIN ? Category.SPOT : inst.category(), inst.symbol());
+    }
+
+    // --- settlement
+
+    private Matched settleSpot(Tx tx, TradeOrder taker0, Instrument inst, AccountSettings settings, List<Liquidity.Fill> fills,
+                               boolean rests, long now) {
+        Map<Long, Boolean> deduct = new LinkedHashMap<>();
+        deduct.put(taker0.uid(), settings.deduct() == Deduct.on);
+        for (Liquidity.Fill f : fills) {
+            if (f.maker() != null) deduct.computeIfAbsent(f.maker().uid(), u -> accounts.settingsInTransaction(tx, u).deduct() == Deduct.on);
+        }
+        Set<BalanceKey> keys = new TreeSet<>();
+        deduct.forEach((uid, d) -> keys.addAll(SpotSettlement.keys(uid, inst, platformToken, d)));
+        long[] tradeIds = new long[fills.size()];
+        for (int i = 0; i < tradeIds.length; i++) tradeIds[i] = ids.next();
+        BigDecimal tokenPrice = prices.usdtPrice(platformToken).orElse(null);
+        BigDecimal quotePrice = prices.usdtPrice(inst.quoteCoin()).orElse(null);
+        return ledger.submit(tx, keys, rows -> {
+            List<Movement> takerMoves = new ArrayList<>();
+            BalanceKey frozenKey = SpotSettlement.key(taker0.uid(), taker0.frozenCoin());
+            // Placing freezes what the order can cost; not enough available refuses it (25202), nothing changed.
+            if (rows.get(frozenKey).available().compareTo(taker0.frozen()) < 0) throw new ApiException(ErrorCode.INSUFFICIENT_BALANCE);
+            takerMoves.add(move(frozenKey, Field.available, taker0.frozen().negate(), Counter.order));
+            takerMoves.add(move(frozenKey, Field.frozen, taker0.frozen(), Counter.order));
+            TradeOrder taker = taker0;
+            Map<Long, TradeOrder> makers = new LinkedHashMap<>();
+            Map<Long, List<Movement>> makerMoves = new LinkedHashMap<>();
+            List<SpotFill> out = new ArrayList<>();
+            for (int i = 0; i < fills.size(); i++) {
+                Liquidity.Fill f = fills.get(i);
+                SpotSettlement.Settled t = SpotSettlement.settle(taker, inst, f.price(), f.size(), "taker",
+                        terms(inst.takerFeeRate(), deduct.get(taker.uid()), tokenPrice, quotePrice), rows, takerMoves, tradeIds[i], now);
+                taker = t.order();
+                out.add(t.fill());
+                if (f.maker() != null) {
+                    TradeOrder maker = makers.getOrDefault(f.maker().orderId(), f.maker());
+                    List<Movement> moves = makerMoves.computeIfAbsent(maker.orderId(), k -> new ArrayList<>());
+                    SpotSettlement.Settled m = SpotSettlement.settle(maker, inst, f.price(), f.size(), "maker",
+                            terms(inst.makerFeeRate(), deduct.get(maker.uid()), tokenPrice, quotePrice), rows, moves, tradeIds[i], now);
+                    makers.put(maker.orderId(), spotFinish(m.order(), true, moves, now));
+                    out.add(m.fill());
+                }
+            }
+            taker = spotFinish(taker, rests, takerMoves, now);
+            rows.post("order_place", Long.toString(taker.orderId()), taker.uid(), takerMoves);
+            for (var e : makerMoves.entrySet()) {
+                rows.post("order_fill", Long.toString(e.getKey()), makers.get(e.getKey()).uid(), e.getValue());
+            }
+            return new Matched(taker, makers, out);
+        });
+    }
+
+    private SpotSettlement.Terms terms(BigDecimal rate, boolean deduct, BigDecimal tokenPrice, BigDecimal quotePrice) {
+        return new SpotSettlement.Terms(rate, deduct, platformToken, tokenPrice, quotePrice);
+    }
+
+    /**
+     * A spot order after its fills: filled when nothing is left (a market buy when its budget is spent as far as the
+     * book went), resting when it may rest, cancelled otherwise; whatever it no longer needs frozen goes back.
+     */
+    private static TradeOrder spotFinish(TradeOrder o, boolean rests, List<Movement> moves, long now) {
+        boolean filled = o.qtyInQuote() ? o.cumExecQty().signum() > 0 : o.cumExecQty().compareTo(o.qty()) == 0;
+        String status = filled ? TradeOrder.FILLED : rests ? (o.cumExecQty().signum() > 0 ? TradeOrder.PARTIALLY_FILLED : TradeOrder.LIVE)
+                : TradeOrder.CANCELLED;
+        BigDecimal keep = status.equals(TradeOrder.FILLED) || status.equals(TradeOrder.CANCELLED) ? BigDecimal.ZERO : o.frozen();
+        BigDecimal release = o.frozen().subtract(keep);
+        if (release.signum() > 0) {
+            BalanceKey k = SpotSettlement.key(o.uid(), o.frozenCoin());
+            moves.add(move(k, Field.frozen, release.negate(), Counter.order));
+            moves.add(move(k, Field.available, release, Counter.order));
+        }
+        return o.next(keep, o.cumExecQty(), o.cumExecValue(), o.fee(), o.feeCoin(), status,
+                status.equals(TradeOrder.CANCELLED) ? (o.isMarket() ? "market" : o.timeInForce()) : null, now);
+    }
+
+    private Matched settleFutures(Tx tx, TradeOrder taker0, Instrument inst, List<Liquidity.Fill> fills, boolean rests, long now) {
+        BalanceKey key = SpotSettlement.key(taker0.uid(), inst.marginCoin());
+        if (taker0.frozen().signum() > 0) {
+            try {
+                ledger.submit(tx, List.of(key), rows -> {
+                    if (rows.get(key).available().compareTo(taker0.frozen()) < 0) throw new ApiException(ErrorCode.INSUFFICIENT_MARGIN);
+                    return rows.post("order_place", Long.toString(taker0.orderId()), taker0.uid(), List.of(
+                            move(key, Field.available, taker0.frozen().negate(), Counter.order), move(key, Field.frozen, taker0.frozen(), Counter.order)));
+                });
+            } catch (ApiException e) {
+                throw e.error() == ErrorCode.INSUFFICIENT_BALANCE ? new ApiException(ErrorCode.INSUFFICIENT_MARGIN) : e;
+            }
+        }
+        TradeOrder taker = taker0;
+        Map<Long, TradeOrder> makers = new LinkedHashMap<>();
+        List<SpotFill> out = new ArrayList<>();
+        for (Liquidity.Fill f : fills) {
+            long tradeId = ids.next();
+            FuturesSettlement.Settled t;
+            try {
+                t = futures.settle(tx, taker, inst, f.price(), f.size(), "taker", tradeId, now);
+            } catch (ApiException e) {
+                throw e.error() == ErrorCode.INSUFFICIENT_BALANCE ? new ApiException(ErrorCode.INSUFFICIENT_MARGIN) : e;
+            }
+            if (t.size().signum() == 0) break;
+            taker = t.order();
+            out.add(t.fill());
+            if (f.maker() != null) {
+                TradeOrder maker = makers.getOrDefault(f.maker().orderId(), f.maker());
+                FuturesSettlement.Settled m = futures.settle(tx, maker, inst, f.price(), t.size(), "maker", tradeId, now);
+                makers.put(maker.orderId(), futuresFinish(tx, m.order(), true, now));
+                out.add(m.fill());
+            }
+        }
+        return new Matched(futuresFinish(tx, taker, rests, now), makers, out);
+    }
+
+    /** As spotFinish, for a futures order: the rest of its margin freeze goes back through the ledger. */
+    private TradeOrder futuresFinish(Tx tx, TradeOrder o, boolean rests, long now) {
+        boolean filled = o.cumExecQty().compareTo(o.qty()) == 0;
+        String status = filled ? TradeOrder.FILLED : rests ? (o.cumExecQty().signum() > 0 ? TradeOrder.PARTIALLY_FILLED : TradeOrder.LIVE)
+                : TradeOrder.CANCELLED;
+        boolean keeps = status.equals(TradeOrder.LIVE) || status.equals(TradeOrder.PARTIALLY_FILLED);
+        if (!keeps) release(tx, o);
+        return o.next(keeps ? o.frozen() : BigDecimal.ZERO, o.cumExecQty(), o.cumExecValue(), o.fee(), o.feeCoin(), status,
+                status.equals(TradeOrder.CANCELLED) ? (o.isMarket() ? "market" : o.timeInForce()) : null, now);
+    }
+
+    /** Gives back all an order still holds frozen. */
+    private void release(Tx tx, TradeOrder o) {
+        if (o.frozen().signum() == 0) return;
+        BalanceKey k = SpotSettlement.key(o.uid(), o.frozenCoin());
+        ledger.post(tx, "order_release", Long.toString(o.orderId()), o.uid(), List.of(
+                move(k, Field.frozen, o.frozen().negate(), Counter.order), move(k, Field.available, o.frozen(), Counter.order)));
+    }
+
+    /** The same payload under a clientOid answers the first order; another payload is 25212 and changes nothing. */
+    private static Result replay(TradeOrder o, Place c) {
+        boolean same = o.category() == c.category() && o.symbol().equals(c.symbol()) && o.side().equals(c.side())
+                && o.orderType().equals(c.orderType()) && o.qty().compareTo(c.qty()) == 0
+                && (o.price() == null ? c.price() == null : c.price() != null && o.price().compareTo(c.price()) == 0);
+        if (!same) throw new ApiException(ErrorCode.DUPLICATE_CLIENT_OID);
+        return Result.of(o);
+    }
+
+    // --- cancel and modify
+
+    public Result cancel(Lookup l, String symbol) {
+        TradeOrder found = find(l);
+        if (symbol != null && !symbol.equals(found.symbol())) throw new ApiException(ErrorCode.ORDER_NOT_EXIST);
+        return db.tx(tx -> {
+            store.lockBook(tx.dsl(), found.category(), found.symbol());
+            accounts.lock(tx, l.uid());
+            TradeOrder o = store.byId(tx.dsl(), l.uid(), found.orderId()).filter(TradeOrder::isWorking)
+                    .orElseThrow(() -> new ApiException(ErrorCode.ORDER_NOT_EXIST));
+            return Result.of(cancelIn(tx, o, "user_cancel"));
+        });
+    }
+
+    private TradeOrder cancelIn(Tx tx, TradeOrder o, String reason) {
+        release(tx, o);
+        TradeOrder cancelled = o.next(BigDecimal.ZERO, o.cumExecQty(), o.cumExecValue(), o.fee(), o.feeCoin(), TradeOrder.CANCELLED, reason, clock.millis());
+        store.update(tx.dsl(), cancelled);
+        return cancelled;
+    }
+
+    /** cancel-symbol-order: every working order of the account on one symbol, in one transaction. */
+    public List<Result> cancelSymbol(long uid, Category category, String symbol) {
+        Instrument inst = market.instrument(category, symbol);
+        return db.tx(tx -> {
+            store.lockBook(tx.dsl(), category, inst.symbol());
+            accounts.lock(tx, uid);
+            List<Result> out = new ArrayList<>();
+            for (TradeOrder o : store.working(tx.dsl(), uid, category.wire(), inst.symbol(), null, MAX_OPEN_ORDERS)) {
+                out.add(Result.of(cancelIn(tx, o, "user_cancel")));
+            }
+            return out;
+        });
+    }
+
+    /**
+     * modify-order: a working limit order gets a new price and/or quantity (at least what has filled), keeps its orderId
+     * and loses its time priority; its freeze is recomputed. A new price that the synthetic book crosses fills at once
+     * as a maker, as a ticker move would (D157).
+     */
+    public Result amend(Amend a) {
+        TradeOrder found = find(a.order());
+        Instrument inst = market.instrument(found.category(), found.symbol());
+        if (a.qty() == null && a.price() == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "qty,price");
+        Result r = db.tx(tx -> {
+            store.lockBook(tx.dsl(), found.category(), found.symbol());
+            accounts.lock(tx, found.uid());
+            TradeOrder o = store.byId(tx.dsl(), found.uid(), found.orderId()).filter(TradeOrder::isWorking)
+                    .orElseThrow(() -> new ApiException(ErrorCode.ORDER_NOT_EXIST));
+            if (o.isMarket()) throw new ApiException(ErrorCode.ORDER_NOT_MODIFIABLE);
+            BigDecimal qty = a.qty() != null ? a.qty() : o.qty();
+            BigDecimal price = a.price() != null ? a.price() : o.price();
+            if (qty.compareTo(o.qty()) == 0 && price.compareTo(o.price()) == 0) throw new ApiException(ErrorCode.MODIFY_UNCHANGED);
+            check(new Place(o.uid(), o.category(), o.symbol(), o.side(), o.orderType(), o.timeInForce(), qty, price, null, o.posSide(), o.reduceOnly()), inst);
+            if (qty.compareTo(o.cumExecQty()) <= 0) throw new ApiException(ErrorCode.ORDER_NOT_MODIFIABLE);
+            BigDecimal left = qty.subtract(o.cumExecQty());
+            BigDecimal frozen = !o.isFutures() ? (o.isBuy() ? Ledger.scaled(price.multiply(left)).stripTrailingZeros() : left)
+                    : o.closes() ? BigDecimal.ZERO : FuturesSettlement.freeze(inst, price, left, o.leverage());
+            BigDecimal delta = frozen.subtract(o.frozen());
+            if (delta.signum() != 0) {
+                BalanceKey k = SpotSettlement.key(o.uid(), o.frozenCoin());
+                ledger.submit(tx, List.of(k), rows -> {
+                    if (rows.get(k).available().compareTo(delta) < 0) {
+                        throw new ApiException(o.isFutures() ? ErrorCode.INSUFFICIENT_MARGIN : ErrorCode.INSUFFICIENT_BALANCE);
+                    }
+                    return rows.post("order_modify", Long.toString(o.orderId()), o.uid(), List.of(
+                            move(k, Field.available, delta.negate(), Counter.order), move(k, Field.frozen, delta, Counter.order)));
+                });
+            }
+            TradeOrder amended = o.amended(price, qty, frozen, clock.millis());
+            store.update(tx.dsl(), amended);
+            return Result.of(amended);
+        });
+        ticker(inst).ifPresent(t -> sweep(inst, t, found.orderId()));
+        return r;
+    }
+
+    // --- resting orders a ticker move crosses
+
+    /**
+     * A committed ticker: the working limit orders it crosses (buys at or above the synthetic best ask, sells at or below
+     * the best bid) fill in full as makers at their own price against the synthetic book, oldest first, a page of orders
+     * per transaction (D155). A failure is logged and never fails the ticker update.
+     */
+    public int onTicker(Ticker t) {
+        try {
+            List<Instrument> insts = new ArrayList<>();
+            for (Category c : t.category() == Category.SPOT ? List.of(Category.SPOT, Category.MARGIN) : List.of(t.category())) {
+                try {
+                    insts.add(market.instrument(c, t.symbol()));
+                } catch (ApiException unknown) {
+                    // no such instrument in this category
+                }
+            }
+            int n = 0;
+            for (Instrument inst : insts) n += sweep(inst, t, null);
+            return n;
+        } catch (RuntimeException e) {
+            LOG.warn("matching on the {} ticker failed: {}", t.symbol(), e.getClass().getSimpleName());
+            return 0;
+        }
+    }
+
+    private int sweep(Instrument inst, Ticker t, Long onlyOrder) {
+        BigDecimal ask = SyntheticBook.best(t, true);
+        BigDecimal bid = SyntheticBook.best(t, false);
+        int filled = 0;
+        long after = 0;
+        while (true) {
+            long cursor = after;
+            List<TradeOrder> page = db.read(dsl -> store.crossedBy(dsl, inst.category(), inst.symbol(), ask, bid, cursor, SWEEP_PAGE));
+            if (onlyOrder != null) page = page.stream().filter(o -> o.orderId() == onlyOrder).toList();
+            if (page.isEmpty()) break;
+            try {
+                List<TradeOrder> p = page;
+                filled += db.tx(tx -> fillCrossed(tx, inst, p, ask, bid));
+            } catch (RuntimeException pageFailed) {
+                // One order that cannot fill does not hold back the others: one transaction each.
+                for (TradeOrder o : page) {
+                    try {
+                        filled += db.tx(tx -> fillCrossed(tx, inst, List.of(o), ask, bid));
+                    } catch (RuntimeException e) {
+                        LOG.warn("order {} on {} not filled at this ticker: {}", o.orderId(), o.symbol(),
+                                e instanceof ApiException a ? a.getMessage() : e.getClass().getSimpleName());
+                    }
+                }
+            }
+            if (onlyOrder != null || page.size() < SWEEP_PAGE) break;
+            after = page.getLast().orderId();
+        }
+        return filled;
+    }
+
+    private int fillCrossed(Tx tx, Instrument inst, List<TradeOrder> page, BigDecimal ask, BigDecimal bid) {
+        var dsl = tx.dsl();
+        store.lockBook(dsl, inst.category(), inst.symbol());
+        Set<Long> uids = new TreeSet<>();
+        page.forEach(o -> uids.add(o.uid()));
+        accounts.lockAll(tx, uids);
+        long now = clock.millis();
+        int n = 0;
+        List<SpotFill> fills = new ArrayList<>();
+        for (TradeOrder first : page) {
+            // Read again under the locks: a cancel or a taker may have come first.
+            TradeOrder o = store.byId(dsl, first.uid(), first.orderId()).filter(TradeOrder::isWorking).orElse(null);
+            if (o == null || !(o.isBuy() ? ask != null && o.price().compareTo(ask) >= 0 : bid != null && o.price().compareTo(bid) <= 0)) continue;
+            long tradeId = ids.next();
+            TradeOrder done;
+            if (o.isFutures()) {
+                FuturesSettlement.Settled s = futures.settle(tx, o, inst, o.price(), o.remaining(), "maker", tradeId, now);
+                if (s.size().signum() == 0) {
+                    store.update(dsl, cancelIn(tx, o, "position_closed"));
+                    continue;
+                }
+                fills.add(s.fill());
+                done = futuresFinish(tx, s.order(), true, now);
+            } else {
+                boolean deduct = accounts.settingsInTransaction(tx, o.uid()).deduct() == Deduct.on;
+                BigDecimal tokenPrice = prices.usdtPrice(platformToken).orElse(null);
+                BigDecimal quotePrice = prices.usdtPrice(inst.quoteCoin()).orElse(null);
+                done = ledger.submit(tx, SpotSettlement.keys(o.uid(), inst, platformToken, deduct), rows -> {
+                    List<Movement> moves = new ArrayList<>();
+                    SpotSettlement.Settled s = SpotSettlement.settle(o, inst, o.price(), o.remaining(), "maker",
+                            terms(inst.makerFeeRate(), deduct, tokenPrice, quotePrice), rows, moves, tradeId, now);
+                    fills.add(s.fill());
+                    TradeOrder d = spotFinish(s.order(), true, moves, now);
+                    rows.post("order_fill", Long.toString(o.orderId()), o.uid(), moves);
+                    return d;
+                });
+            }
+            store.update(dsl, done);
+            tape.record(tx, o.category(), o.symbol(), o.price(), fills.getLast().size(), o.isBuy() ? "sell" : "buy", now);
+            n++;
+        }
+        spot.appendExecutionFills(dsl, fills);
+        return n;
+    }
+
+    // --- reads
+
+    public TradeOrder order(Lookup l) { return find(l); }
+
+    private TradeOrder find(Lookup l) {
+        return db.read(dsl -> l.orderId() != null ? store.byId(dsl, l.uid(), l.orderId()) : store.byClientOid(dsl, l.uid(), l.clientOid()))
+                .orElseThrow(() -> new ApiException(ErrorCode.ORDER_NOT_EXIST));
+    }
+
+    public List<TradeOrder> unfilled(long uid, Category category, String symbol, Long cursor, int limit) {
+        return db.read(dsl -> store.working(dsl, uid, category == null ? null : category.wire(), symbol, cursor, limit));
+    }
+
+    public List<TradeOrder> history(long uid, Category category, String symbol, Long cursor, int limit, Long start, Long end) {
+        return db.read(dsl -> store.finished(dsl, uid, category == null ? null : category.wire(), symbol, cursor, limit, start, end));
+    }
+
+    /** Working orders of uid (they keep the account unified and block a hold-mode change). */
+    public int workingCount(Tx tx, long uid) { return store.workingCount(tx.dsl(), uid); }
+
+    /** The exposure settings changes read, with each account's working orders added to its pending orders (D44). */
+    public io.tas.account.SettingsChange.ExposureProbe withWorkingOrders(io.tas.account.SettingsChange.ExposureProbe inner) {
+        return (dsl, uids) -> {
+            Map<Long, io.tas.account.SettingsChange.Exposure> out = new java.util.HashMap<>(inner.of(dsl, uids));
+            store.workingCounts(dsl, uids).forEach((uid, n) -> {
+                var e = out.getOrDefault(uid, io.tas.account.SettingsChange.Exposure.NONE);
+                out.put(uid, new io.tas.account.SettingsChange.Exposure(e.openContracts(), e.pendingOrders() + n));
+            });
+            return out;
+        };
+    }
+
+    /** The order book row: resting orders aggregated by price, merged with the synthetic levels, best first. */
+    public record Book(List<BigDecimal[]> asks, List<BigDecimal[]> bids, long ts) {}
+
+    public Book orderBook(Category category, String symbol, int depth) {
+        Instrument inst = market.instrument(category, symbol);
+        Ticker t = ticker(inst).orElse(null);
+        int decimals = market.pricePrecision(inst);
+        List<BigDecimal[]> restingAsks = db.read(dsl -> store.levels(dsl, category, inst.symbol(), false, depth));
+        List<BigDecimal[]> restingBids = db.read(dsl -> store.levels(dsl, category, inst.symbol(), true, depth));
+        List<SyntheticBook.Level> asks = t == null ? List.of() : book.asks(t, decimals);
+        List<SyntheticBook.Level> bids = t == null ? List.of() : book.bids(t, decimals);
+        return new Book(mergeLevels(restingAsks, asks, true, depth), mergeLevels(restingBids, bids, false, depth), clock.millis());
+    }
+
+    private static List<BigDecimal[]> mergeLevels(List<BigDecimal[]> resting, List<SyntheticBook.Level> synthetic, boolean asks, int depth) {
+        java.util.TreeMap<BigDecimal, BigDecimal> levels = new java.util.TreeMap<BigDecimal, BigDecimal>(asks ? java.util.Comparator.<BigDecimal>naturalOrder() : java.util.Comparator.<BigDecimal>reverseOrder());
+        for (BigDecimal[] r : resting) levels.merge(r[0].stripTrailingZeros(), r[1], BigDecimal::add);
+        for (SyntheticBook.Level l : synthetic) levels.merge(l.price().stripTrailingZeros(), l.size(), BigDecimal::add);
+        List<BigDecimal[]> out = new ArrayList<>();
+        for (var e : levels.entrySet()) {
+            if (out.size() == depth) break;
+            out.add(new BigDecimal[]{e.getKey(), e.getValue()});
+        }
+        return out;
+    }
+
+    /** close-positions: each open position of the account (of one symbol, one side) closed by a market order. */
+    public List<Result> closePositions(long uid, Category category, String symbol, String posSide, List<Position> open) {
+        List<Result> out = new ArrayList<>();
+        for (Position p : open) {
+            if (p.category() != category || (symbol != null && !p.symbol().equals(symbol))) continue;
+            if (posSide != null && !p.holdSide().wire().equals(posSide)) continue;
+            boolean hedge = p.posMode() == HoldMode.hedge_mode;
+            String side = p.holdSide() == HoldSide.long_ ? "sell" : "buy";
+            out.add(place(new Place(uid, category, p.symbol(), side, "market", "ioc", p.size(), null, null,
+                    hedge ? p.holdSide().wire() : null, !hedge)));
+        }
+        if (out.isEmpty()) throw new ApiException(ErrorCode.NO_POSITION_TO_CLOSE);
+        return out;
+    }
+}

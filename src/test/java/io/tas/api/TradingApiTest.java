@@ -1,0 +1,209 @@
+package io.tas.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tas.support.ApiClient;
+import io.tas.support.ApiClient.Reply;
+import io.tas.support.Databases;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.tas.api.Replies.assertError;
+import static io.tas.api.Replies.ok;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 25: the v3 order rows on the matching engine, on H2 and PostgreSQL. Each test trades its own new instruments
+ * (the server is shared), so no other test's ticker or order touches its book. Every amount is computed by hand in
+ * the comments: spot fees 0.1% maker and taker (D72), futures maker 0.02% and taker 0.06% (D156), leverage 10 by default,
+ * synthetic levels 5 bps apart with the ticker's level-1 size (D155).
+ */
+@ParameterizedClass
+@EnumSource(Databases.Kind.class)
+class TradingApiTest extends SharedServerTest {
+    private static final AtomicInteger NAMES = new AtomicInteger();
+    private static final String PLACE = "/api/v3/trade/place-order";
+    private static final String INFO = "/api/v3/trade/order-info?orderId=";
+
+    private String spot;   // e.g. TA3USDT, base TA3
+    private String base;
+    private String perp;   // e.g. PA3USDT, USDT-FUTURES
+    private long uid;
+
+    /** New instruments for this test, with tickers ask 100.01 / bid 99.99 (sizes as given), and a funded account. */
+    private ApiClient setUp(String levelSize, String... coinAmounts) {
+        int n = NAMES.incrementAndGet();
+        String tag = kind.name().charAt(0) + "" + n;
+        base = "TA" + tag;
+        spot = base + "USDT";
+        perp = "PA" + tag + "USDT";
+        ok(admin.post("/admin/v1/instruments", "{\"category\":\"SPOT\",\"symbol\":\"" + spot + "\",\"baseCoin\":\"" + base
+                + "\",\"quoteCoin\":\"USDT\"}"));
+        ok(admin.post("/admin/v1/instruments", "{\"category\":\"USDT-FUTURES\",\"symbol\":\"" + perp + "\",\"baseCoin\":\"PA" + tag
+                + "\",\"quoteCoin\":\"USDT\",\"marginCoin\":\"USDT\",\"maxLeverage\":\"50\",\"mmrTiers\":[{\"maxNotional\":\"1000000\",\"mmr\":\"0.005\"}]}"));
+        ticker("SPOT", spot, "100.01", "99.99", levelSize);
+        ticker("USDT-FUTURES", perp, "100.01", "99.99", levelSize);
+        ApiClient c = server.client(admin.fundedAccount("trade-" + kind + "-" + n, coinAmounts));
+        uid = admin.lastUid;
+        return c;
+    }
+
+    private void ticker(String category, String symbol, String ask, String bid, String size) {
+        ok(admin.post("/admin/v1/tickers", "{\"category\":\"" + category + "\",\"symbol\":\"" + symbol + "\",\"lastPrice\":\"" + bid
+                + "\",\"ask1Price\":\"" + ask + "\",\"bid1Price\":\"" + bid + "\",\"ask1Size\":\"" + size + "\",\"bid1Size\":\"" + size
+                + "\",\"markPrice\":\"" + bid + "\",\"indexPrice\":\"" + bid + "\"}"));
+    }
+
+    private static String order(String category, String symbol, String side, String type, String qty, String price, String extra) {
+        return "{\"category\":\"" + category + "\",\"symbol\":\"" + symbol + "\",\"side\":\"" + side + "\",\"orderType\":\"" + type
+                + "\",\"qty\":\"" + qty + "\"" + (price == null ? "" : ",\"price\":\"" + price + "\"") + (extra == null ? "" : "," + extra) + "}";
+    }
+
+    private static String id(Reply r) {
+        ok(r);
+        return r.data().get("orderId").asText();
+    }
+
+    @Test
+    void aRestingLimitBuyFreezesItsCostAndFillsAsMakerWhenTheTickerCrossesIt() {
+        ApiClient c = setUp("5", "USDT", "1000");
+        // Limit buy 2 at 100, below the ask 100.01: it rests, 2 x 100 = 200 USDT frozen.
+        String buy = id(c.post(PLACE, order("SPOT", spot, "buy", "limit", "2", "100", "\"timeInForce\":\"gtc\"")));
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "800/200/0");
+        JsonNode live = c.get(INFO + buy).data();
+        assertThat(live.get("orderStatus").asText()).isEqualTo("live");
+        assertThat(live.get("cumExecQty").asText()).isEqualTo("0");
+        assertThat(live.get("reduceOnly").asText()).isEqualTo("NO");
+        JsonNode open = c.get("/api/v3/trade/unfilled-orders?category=SPOT&symbol=" + spot).data();
+        assertThat(open.get("list")).hasSize(1);
+        // The book shows the resting bid ahead of the synthetic 99.99.
+        JsonNode book = c.get("/api/v3/market/orderbook?category=SPOT&symbol=" + spot + "&limit=2").data();
+        assertThat(book.get("b").toString()).isEqualTo("[[\"100\",\"2\"],[\"99.99\",\"5\"]]");
+        assertThat(book.get("a").get(0).toString()).isEqualTo("[\"100.01\",\"5\"]");
+
+        // The ask falls to 99.5: the order fills as the maker at its own price 100: 200 USDT, maker fee 2 x 0.001 = 0.002 base.
+        ticker("SPOT", spot, "99.5", "99.4", "5");
+        JsonNode filled = c.get(INFO + buy).data();
+        assertThat(filled.get("orderStatus").asText()).isEqualTo("filled");
+        assertThat(filled.get("cumExecQty").asText()).isEqualTo("2");
+        assertThat(filled.get("cumExecValue").asText()).isEqualTo("200");
+        assertThat(filled.get("avgPrice").asText()).isEqualTo("100");
+        assertThat(filled.get("feeDetail").get(0).get("fee").asText()).isEqualTo("0.002");
+        assertThat(filled.get("feeDetail").get(0).get("feeCoin").asText()).isEqualTo(base);
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "800/0/0").containsEntry("unified/" + base, "1.998/0/0");
+        assertThat(c.get("/api/v3/trade/unfilled-orders?category=SPOT").data().get("list")).isEmpty();
+        assertThat(c.get("/api/v3/trade/history-orders?category=SPOT").data().get("list").get(0).get("orderId").asText()).isEqualTo(buy);
+        JsonNode fill = c.get("/api/v3/trade/fills?category=SPOT").data().get("list").get(0);
+        assertThat(fill.get("orderId").asText()).isEqualTo(buy);
+        assertThat(fill.get("tradeScope").asText()).isEqualTo("maker");
+        admin.assertConserved();
+    }
+
+    @Test
+    void aMarketBuyWithAQuoteBudgetWalksTheSyntheticLevels() {
+        ApiClient c = setUp("1", "USDT", "1000");
+        // Levels of 1: 100.01; 100.01 + 100.01 x 0.0005 = 100.060005 -> up to 2 decimals 100.07; then 100.11001 -> 100.12.
+        // Budget 150: 1 at 100.01 (100.01 spent, 49.99 left); floor4(49.99 / 100.07) = 0.4995 at 100.07 = 49.984965;
+        // 0.005035 left buys nothing at 100.12. Base 1.4995, taker fee 0.001 + 0.0004995 = 0.0014995 in base.
+        String buy = id(c.post(PLACE, order("SPOT", spot, "buy", "market", "150", null, null)));
+        JsonNode o = c.get(INFO + buy).data();
+        assertThat(o.get("orderStatus").asText()).isEqualTo("filled");
+        assertThat(o.get("cumExecQty").asText()).isEqualTo("1.4995");
+        assertThat(o.get("cumExecValue").asText()).isEqualTo("149.994965");
+        assertThat(o.get("feeDetail").get(0).get("fee").asText()).isEqualTo("0.0014995");
+        // USDT 1000 - 149.994965 = 850.005035 (the unspent 0.005035 of the freeze back); base 1.4995 - 0.0014995 = 1.4980005.
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "850.005035/0/0").containsEntry("unified/" + base, "1.4980005/0/0");
+        admin.assertConserved();
+    }
+
+    @Test
+    void twoAccountsTradeWithEachOtherAtTheRestingPrice() {
+        ApiClient seller = setUp("5", "USDT", "10");
+        long sellerUid = uid;
+        ok(admin.post("/admin/v1/ledger/deposit", "{\"uid\":" + sellerUid + ",\"account\":\"unified\",\"coin\":\"" + base
+                + "\",\"amount\":\"5\",\"ref\":\"seed-" + base + "\"}"));
+        // Sell 1 at 100: above the bid 99.99, it rests with 1 base frozen.
+        String sell = id(seller.post(PLACE, order("SPOT", spot, "sell", "limit", "1", "100", null)));
+        assertThat(admin.balances(sellerUid)).containsEntry("unified/" + base, "4/1/0");
+        ApiClient buyer = server.client(admin.fundedAccount("buyer-" + kind + "-" + NAMES.incrementAndGet(), "USDT", "1000"));
+        long buyerUid = admin.lastUid;
+        // Buy 1 at 100: the synthetic ask 100.01 is above the limit; the resting sell at 100 fills it. Buyer pays 100 and
+        // a taker fee of 0.001 base; the seller gets 100 less a maker fee of 0.1 USDT.
+        String buy = id(buyer.post(PLACE, order("SPOT", spot, "buy", "limit", "1", "100", null)));
+        assertThat(admin.balances(buyerUid)).containsEntry("unified/USDT", "900/0/0").containsEntry("unified/" + base, "0.999/0/0");
+        assertThat(admin.balances(sellerUid)).containsEntry("unified/USDT", "109.9/0/0").containsEntry("unified/" + base, "4/0/0");
+        assertThat(seller.get(INFO + sell).data().get("orderStatus").asText()).isEqualTo("filled");
+        assertThat(buyer.get(INFO + buy).data().get("orderStatus").asText()).isEqualTo("filled");
+        admin.assertConserved();
+    }
+
+    @Test
+    void aFuturesPositionOpensAtMarketAndClosesByAReduceOnlyLimitWithItsPnl() {
+        ApiClient c = setUp("10", "USDT", "1000");
+        // Market buy 2 at the ask 100.01: margin 2 x 100.01 / 10 = 20.002, taker fee 200.02 x 0.0006 = 0.120012.
+        String open = id(c.post(PLACE, order("USDT-FUTURES", perp, "buy", "market", "2", null, null)));
+        assertThat(c.get(INFO + open).data().get("orderStatus").asText()).isEqualTo("filled");
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "979.877988/20.002/0");
+        JsonNode pos = c.get("/api/v3/position/current-position?category=USDT-FUTURES&symbol=" + perp).data().get("list").get(0);
+        assertThat(pos.get("total").asText()).isEqualTo("2");
+        assertThat(pos.get("avgPrice").asText()).isEqualTo("100.01");
+        // Reduce-only sell 2 at 110 rests (bid 99.99) and freezes nothing; a bid of 110.5 fills it as the maker at 110:
+        // PnL 2 x (110 - 100.01) = 19.98, maker fee 220 x 0.0002 = 0.044, margin 20.002 back:
+        // 979.877988 + 20.002 + 19.98 - 0.044 = 1019.815988.
+        String close = id(c.post(PLACE, order("USDT-FUTURES", perp, "sell", "limit", "2", "110", "\"reduceOnly\":\"YES\"")));
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "979.877988/20.002/0");
+        ticker("USDT-FUTURES", perp, "110.6", "110.5", "10");
+        JsonNode closed = c.get(INFO + close).data();
+        assertThat(closed.get("orderStatus").asText()).isEqualTo("filled");
+        assertThat(closed.get("reduceOnly").asText()).isEqualTo("YES");
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "1019.815988/0/0");
+        assertThat(c.get("/api/v3/position/current-position?category=USDT-FUTURES&symbol=" + perp).data().get("list")).isEmpty();
+        // Nothing left to close.
+        assertError(c.post(PLACE, order("USDT-FUTURES", perp, "sell", "market", "1", null, "\"reduceOnly\":\"yes\"")), "25227");
+        admin.assertConserved();
+    }
+
+    @Test
+    void aClientOidRepeatAnswersTheFirstOrderAndAnotherPayloadIsRefusedChangingNothing() {
+        ApiClient c = setUp("5", "USDT", "1000");
+        String first = id(c.post(PLACE, order("SPOT", spot, "buy", "limit", "1", "90", "\"clientOid\":\"bot-1\"")));
+        String again = id(c.post(PLACE, order("SPOT", spot, "buy", "limit", "1", "90", "\"clientOid\":\"bot-1\"")));
+        assertThat(again).isEqualTo(first);
+        String before = admin.stateHash();
+        assertError(c.post(PLACE, order("SPOT", spot, "buy", "limit", "2", "90", "\"clientOid\":\"bot-1\"")), "25212");
+        assertThat(admin.stateHash()).isEqualTo(before);
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "910/90/0");
+        // Cancel by clientOid releases exactly the freeze; a second cancel finds no working order.
+        ok(c.post("/api/v3/trade/cancel-order", "{\"symbol\":\"" + spot + "\",\"clientOid\":\"bot-1\"}"));
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "1000/0/0");
+        assertError(c.post("/api/v3/trade/cancel-order", "{\"orderId\":\"" + first + "\"}"), "25204");
+        assertThat(c.get(INFO + first).data().get("orderStatus").asText()).isEqualTo("cancelled");
+    }
+
+    @Test
+    void timeInForceRulesAndRefusalsChangeNothing() {
+        ApiClient c = setUp("1", "USDT", "1000");
+        // Post-only at 100.01 would take the ask: cancelled, nothing frozen.
+        String post = id(c.post(PLACE, order("SPOT", spot, "buy", "limit", "1", "100.01", "\"timeInForce\":\"post_only\"")));
+        assertThat(c.get(INFO + post).data().get("orderStatus").asText()).isEqualTo("cancelled");
+        // Fill-or-kill 3 at 100.07: only 1 + 1 is offered up to that price: cancelled whole.
+        String fok = id(c.post(PLACE, order("SPOT", spot, "buy", "limit", "3", "100.07", "\"timeInForce\":\"FOK\"")));
+        assertThat(c.get(INFO + fok).data().get("cumExecQty").asText()).isEqualTo("0");
+        // IOC 3 at 100.07 takes 1 at 100.01 and 1 at 100.07 = 200.08, the rest cancelled; taker fee 0.002 base.
+        String ioc = id(c.post(PLACE, order("SPOT", spot, "buy", "limit", "3", "100.07", "\"timeInForce\":\"ioc\"")));
+        JsonNode o = c.get(INFO + ioc).data();
+        assertThat(o.get("orderStatus").asText()).isEqualTo("cancelled");
+        assertThat(o.get("cumExecQty").asText()).isEqualTo("2");
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "799.92/0/0").containsEntry("unified/" + base, "1.998/0/0");
+        String before = admin.stateHash();
+        assertError(c.post(PLACE, order("SPOT", spot, "buy", "limit", "10", "90", null)), "25202");
+        assertError(c.post(PLACE, order("SPOT", spot, "buy", "limit", "1.00001", "90", null)), "25610");
+        assertError(c.post(PLACE, order("SPOT", spot, "buy", "limit", "1", "90.001", null)), "25244");
+        assertError(c.post(PLACE, order("SPOT", "NOPEUSDT", "buy", "limit", "1", "90", null)), "25100");
+        assertError(c.post(PLACE, order("SPOT", spot, "buy", "limit", "1", null, null)), "40019");
+        assertThat(admin.stateHash()).isEqualTo(before);
+        admin.assertConserved();
+    }
+}
