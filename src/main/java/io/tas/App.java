@@ -288,7 +288,7 @@ public final class App implements AutoCloseable {
             d -> new AssetsRoutes(d.ledger, d.prices, d.positions),
             d -> new UnifiedRecordsRoutes(d.unifiedRecords),
             d -> new RealityRoutes(d.reality),
-            d -> new io.tas.trade.TradeRoutes(d.trading, d.positions));
+            d -> new io.tas.trade.TradeRoutes(d.trading, d.tpsl, d.positions));
 
     /** Which rows have handlers, without starting anything (for the inventory). */
     public static Routes productionRoutes() { return routes(Domain.unwired()); }

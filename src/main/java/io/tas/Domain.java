@@ -57,6 +57,7 @@ final class Domain {
     final AccountSwitchService switches;
     final io.tas.marketdata.TradeTape tape;
     final io.tas.trade.TradingService trading;
+    final io.tas.trade.TpslOrders tpsl;
     /** The clock clients sign with: a sandbox clock moved forward moves domain time, not the clients' (SandboxClock). */
     final Clock signatures;
 
@@ -92,6 +93,8 @@ final class Domain {
         accounts.exposureFrom(strategies.withPendingOrders(trading.withWorkingOrders(positions::exposure)));
         // Issue 25: a committed ticker fills the engine's resting orders it crosses.
         market.onTicker(trading::onTicker);
+        tpsl = new io.tas.trade.TpslOrders(db, strategies, positions, trading);
+        market.onTicker(tpsl::onTicker);
         // Pending orders keep an account unified (SwitchCheck): working strategy, Reality and engine orders.
         switches = new AccountSwitchService(db, clock, accounts, ledger, jobs, config.features().accountSwitch(),
                 List.of(SwitchCheck.openPositions(positions), SwitchCheck.pendingOrders(strategies), SwitchCheck.workingRealityOrders(reality),
@@ -104,7 +107,7 @@ final class Domain {
         accounts = null; keys = null; market = null; prices = null; ledger = null; loans = null; positions = null;
         positionHistory = null; strategies = null; copyTrading = null; leverage = null; deltaNeutral = null; conversion = null;
         maxWithdrawal = null; spot = null; unifiedRecords = null; reality = null; switches = null; signatures = null;
-        tape = null; trading = null;
+        tape = null; trading = null; tpsl = null;
     }
 
     static Domain unwired() { return new Domain(); }

@@ -316,4 +316,18 @@ public final class StrategyService {
         return store.openCounts(tx.dsl(), List.of(uid)).getOrDefault(uid, 0);
     }
 
+    /** Pending tpsl orders of a symbol, oldest first (issue 25: the engine triggers them when the price moves). */
+    public List<StrategyOrder> pendingTpsl(String category, String symbol) {
+        return db.read(dsl -> store.pendingTpsl(dsl, category, symbol));
+    }
+
+    /** One of uid's strategy orders by orderId (wins) or clientOid, locked for the caller's transaction. */
+    public java.util.Optional<StrategyOrder> find(io.tas.store.Tx tx, long uid, Long orderId, String clientOid) {
+        return store.find(tx.dsl(), uid, orderId, clientOid);
+    }
+
+    /** Ends a working order (success: triggered; cancelled); false when it was no longer working. */
+    public boolean finish(io.tas.store.Tx tx, long uid, long orderId, String status) {
+        return store.finish(tx.dsl(), uid, orderId, status, clock.millis());
+    }
 }

@@ -98,6 +98,24 @@ final class StrategyStore {
                 .orderBy(STRATEGY_ORDER.ORDER_ID.desc()).fetch(StrategyStore::order);
     }
 
+    /** Pending tpsl orders of one symbol, oldest first (the engine checks their triggers when the price moves). */
+    List<StrategyOrder> pendingTpsl(DSLContext dsl, String category, String symbol) {
+        return dsl.selectFrom(STRATEGY_ORDER).where(STRATEGY_ORDER.CATEGORY.eq(category), STRATEGY_ORDER.SYMBOL.eq(symbol),
+                STRATEGY_ORDER.ORDER_TYPE.eq("tpsl"), STRATEGY_ORDER.STATUS.eq("pending")).orderBy(STRATEGY_ORDER.ORDER_ID).fetch(StrategyStore::order);
+    }
+
+    java.util.Optional<StrategyOrder> find(DSLContext dsl, long uid, Long orderId, String clientOid) {
+        Condition c = STRATEGY_ORDER.UID.eq(uid).and(orderId != null ? STRATEGY_ORDER.ORDER_ID.eq(orderId) : STRATEGY_ORDER.CLIENT_OID.eq(clientOid));
+        return dsl.selectFrom(STRATEGY_ORDER).where(c).forUpdate().fetchOptional().map(StrategyStore::order);
+    }
+
+    /** Moves a pending order to a final status; false when it was no longer pending (another node or a cancel won). */
+    boolean finish(DSLContext dsl, long uid, long orderId, String status, long now) {
+        return dsl.update(STRATEGY_ORDER).set(STRATEGY_ORDER.STATUS, status).set(STRATEGY_ORDER.UPDATED_TIME, now)
+                .where(STRATEGY_ORDER.UID.eq(uid), STRATEGY_ORDER.ORDER_ID.eq(orderId), STRATEGY_ORDER.STATUS.in(StrategyOrder.OPEN_STATUSES))
+                .execute() == 1;
+    }
+
     /** Working orders per account, for accounts that have any. */
     Map<Long, Integer> openCounts(DSLContext dsl, Collection<Long> uids) {
         Map<Long, Integer> out = new HashMap<>();

@@ -32,10 +32,12 @@ public final class TradeRoutes implements Routes.Feature {
     static final int MAX_BATCH = 20;
 
     private final TradingService trading;
+    private final TpslOrders tpsl;
     private final PositionService positions;
 
-    public TradeRoutes(TradingService trading, PositionService positions) {
+    public TradeRoutes(TradingService trading, TpslOrders tpsl, PositionService positions) {
         this.trading = trading;
+        this.tpsl = tpsl;
         this.positions = positions;
     }
 
@@ -52,6 +54,8 @@ public final class TradeRoutes implements Routes.Feature {
         routes.bind(Endpoint.UNFILLED_ORDERS, this::unfilled);
         routes.bind(Endpoint.HISTORY_ORDERS, this::history);
         routes.bind(Endpoint.ORDERBOOK, this::orderBook);
+        routes.bind(Endpoint.PLACE_STRATEGY_ORDER, this::placeTpsl);
+        routes.bind(Endpoint.CANCEL_STRATEGY_ORDER, r -> result(tpsl.cancel(r.uid(), r.params().id("orderId"), r.params().get("clientOid"))));
     }
 
     /** place/cancel/modify answer (strings). */
@@ -79,6 +83,18 @@ public final class TradeRoutes implements Routes.Feature {
         return new TradingService.Place(uid, category, p.get("symbol").toUpperCase(Locale.ROOT), oneOf(p, "side", SIDES), orderType,
                 orderType.equals("market") ? "gtc" : tif, p.decimal("qty"), orderType.equals("limit") ? p.decimal("price") : null,
                 clientOid(p.get("clientOid")), category.isFutures() ? posSide : null, yes(p.get("reduceOnly"), "reduceOnly"));
+    }
+
+    /** place-strategy-order: take-profit / stop-loss of a position (order-entry-wire.md; ccxt's stopLossPrice/takeProfitPrice). */
+    private ResultView placeTpsl(ApiRequest r) {
+        Params p = r.params().require("category", "symbol");
+        Set<String> by = Set.of("market", "mark");
+        Set<String> types = Set.of("market", "limit");
+        return result(tpsl.place(new TpslOrders.Place(r.uid(), category(p.get("category")), p.get("symbol").toUpperCase(Locale.ROOT),
+                p.get("posSide") == null ? null : oneOf(p, "posSide", POS_SIDES), p.decimal("qty"), p.decimal("takeProfit"), p.decimal("stopLoss"),
+                p.get("tpTriggerBy") == null ? null : oneOf(p, "tpTriggerBy", by), p.get("slTriggerBy") == null ? null : oneOf(p, "slTriggerBy", by),
+                p.get("tpOrderType") == null ? null : oneOf(p, "tpOrderType", types), p.get("slOrderType") == null ? null : oneOf(p, "slOrderType", types),
+                p.decimal("tpLimitPrice"), p.decimal("slLimitPrice"), clientOid(p.get("clientOid")))));
     }
 
     private BatchList placeBatch(ApiRequest r) {
