@@ -26,11 +26,15 @@ public record Instrument(Category category, String symbol, String baseCoin, Stri
     /** Default price decimals of an instrument without a ticker (D72). */
     public static final int DEFAULT_PRICE_DECIMALS = 2;
 
-    /** The maker fee rate of a spot or margin pair (D72). */
-    public BigDecimal makerFeeRate() { return SPOT_FEE_RATE; }
+    /** Futures fee rates, the platform's standard tier, as the contracts metadata row advertises them (D156). */
+    public static final BigDecimal FUTURES_MAKER_FEE_RATE = new BigDecimal("0.0002");
+    public static final BigDecimal FUTURES_TAKER_FEE_RATE = new BigDecimal("0.0006");
 
-    /** The taker fee rate of a spot or margin pair (D72). */
-    public BigDecimal takerFeeRate() { return SPOT_FEE_RATE; }
+    /** The maker fee rate: a spot or margin pair's (D72), a contract's (D156). */
+    public BigDecimal makerFeeRate() { return category.isFutures() ? FUTURES_MAKER_FEE_RATE : SPOT_FEE_RATE; }
+
+    /** The taker fee rate: a spot or margin pair's (D72), a contract's (D156). */
+    public BigDecimal takerFeeRate() { return category.isFutures() ? FUTURES_TAKER_FEE_RATE : SPOT_FEE_RATE; }
 
     private static final BigDecimal LEVERAGE_LIMIT = new BigDecimal("100000000");
 

@@ -35,8 +35,8 @@ public final class MetadataRoutes implements Routes.Feature {
     static final int QUANTITY_PRECISION = Instrument.QUANTITY_DECIMALS;
     static final int DEFAULT_PRICE_PRECISION = Instrument.DEFAULT_PRICE_DECIMALS;
     static final String SPOT_FEE = Instrument.SPOT_FEE_RATE.toPlainString();
-    static final String FUTURES_MAKER_FEE = "0.0002";
-    static final String FUTURES_TAKER_FEE = "0.0006";
+    static final String FUTURES_MAKER_FEE = Instrument.FUTURES_MAKER_FEE_RATE.toPlainString();
+    static final String FUTURES_TAKER_FEE = Instrument.FUTURES_TAKER_FEE_RATE.toPlainString();
     static final String MIN_QTY = "0.0001";
     static final String MAX_QTY = "10000000000";
     /** ccxt asks for all six on every classic load; the three demo (S-prefixed) types hold no contracts here. */

@@ -25,10 +25,6 @@ import static io.tas.ledger.Ledger.move;
  * the order is reduce-only. Sizes are in the base coin (D140).
  */
 final class FuturesSettlement {
-    /** Futures fee rates (the platform's standard tier: maker 0.02%, taker 0.06%; D156). */
-    static final BigDecimal MAKER_RATE = new BigDecimal("0.0002");
-    static final BigDecimal TAKER_RATE = new BigDecimal("0.0006");
-
     private final Ledger ledger;
     private final PositionService positions;
 
@@ -47,7 +43,7 @@ final class FuturesSettlement {
 
     /** What an opening order freezes for a size at a price: its initial margin and the taker fee (the most it can pay). */
     static BigDecimal freeze(Instrument inst, BigDecimal price, BigDecimal size, BigDecimal leverage) {
-        return Ledger.scaled(PositionMath.initialMargin(inst.isInverse(), size, price, leverage)).add(fee(inst, price, size, TAKER_RATE)).stripTrailingZeros();
+        return Ledger.scaled(PositionMath.initialMargin(inst.isInverse(), size, price, leverage)).add(fee(inst, price, size, inst.takerFeeRate())).stripTrailingZeros();
     }
 
     /** How much of `size` an order can still trade now: a closing order or a reduce-only one at most its position's size. */
@@ -63,7 +59,7 @@ final class FuturesSettlement {
     Settled settle(Tx tx, TradeOrder o, Instrument inst, BigDecimal price, BigDecimal wanted, String scope, long tradeId, long now) {
         BigDecimal size = tradable(tx, o, wanted);
         if (size.signum() == 0) return new Settled(o, null, BigDecimal.ZERO);
-        BigDecimal rate = scope.equals("maker") ? MAKER_RATE : TAKER_RATE;
+        BigDecimal rate = scope.equals("maker") ? inst.makerFeeRate() : inst.takerFeeRate();
         BigDecimal fee = fee(inst, price, size, rate);
         BalanceKey key = SpotSettlement.key(o.uid(), inst.marginCoin());
         BigDecimal release = o.frozen().signum() == 0 ? BigDecimal.ZERO

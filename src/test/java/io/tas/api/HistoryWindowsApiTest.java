@@ -54,7 +54,8 @@ class HistoryWindowsApiTest extends SharedServerTest {
             new Row(Endpoint.HISTORY_STRATEGY_ORDERS, "category=USDT-FUTURES", Credentials.MAIN_RW, Old.REFUSE, 90 * DAY), // D67
             new Row(Endpoint.UTA_FILLS, "", Credentials.MAIN_RW, Old.REFUSE, 30 * DAY),                           // shapes §9
             new Row(Endpoint.UTA_WITHDRAWAL_RECORDS, "", Credentials.MAIN_RW, Old.NONE, 0),                       // shapes §11
-            new Row(Endpoint.UTA_DEPOSIT_RECORDS, "", Credentials.MAIN_RW, Old.NONE, 0));                         // shapes §10
+            new Row(Endpoint.UTA_DEPOSIT_RECORDS, "", Credentials.MAIN_RW, Old.NONE, 0),                          // shapes §10
+            new Row(Endpoint.HISTORY_ORDERS, "category=SPOT", Credentials.MAIN_RW, Old.REFUSE, 90 * DAY));        // issue 25
 
     private static final String OK = null;
     private static final String AFTER = "40017 Parameter verification failed startTime is after endTime";
