@@ -134,18 +134,31 @@ public record Config(
     }
 
     /**
-     * TAS_PRICE_FEED=on|off; its seed, interval and step are read only when it is on (a malformed one then stops the
-     * start); the step is a fraction, 0 < step < 0.2 (the band).
+     * TAS_PRICE_FEED=on|off; its seed, interval, step and scope are read only when it is on (a malformed one then stops
+     * the start); the step is a fraction, 0 < step < 0.2 (the band); the scope is reality (the Reality pairs) or all.
      */
     private static io.tas.reality.RealityPriceFeed.Settings priceFeed(Env env) {
         if (!env.onOff("TAS_PRICE_FEED", false)) {
-            env.known("TAS_PRICE_FEED_SEED", "TAS_PRICE_FEED_INTERVAL_MS", "TAS_PRICE_FEED_STEP");
+            env.known("TAS_PRICE_FEED_SEED", "TAS_PRICE_FEED_INTERVAL_MS", "TAS_PRICE_FEED_STEP", "TAS_PRICE_FEED_SCOPE");
             return io.tas.reality.RealityPriceFeed.Settings.OFF;
         }
         BigDecimal band = io.tas.reality.RealityPriceFeed.Settings.defaultBand();
         return new io.tas.reality.RealityPriceFeed.Settings(true, env.anyLong("TAS_PRICE_FEED_SEED", 1),
                 env.millis("TAS_PRICE_FEED_INTERVAL_MS", 1_000, 100, 3_600_000),
-                env.decimal("TAS_PRICE_FEED_STEP", "0.001", BigDecimal.ZERO, false, band, false), band);
+                env.decimal("TAS_PRICE_FEED_STEP", "0.001", BigDecimal.ZERO, false, band, false), band,
+                env.oneOf("TAS_PRICE_FEED_SCOPE", "reality", java.util.Set.of("reality", "all")).equals("all"));
+    }
+
+    /**
+     * The demo's environment: its prices move unless the environment says otherwise (issue 25: a bot's resting orders
+     * fill without an operator moving prices; TAS_PRICE_FEED=off keeps them still).
+     */
+    public static Map<String, String> demoEnv(Map<String, String> env) {
+        if (env.containsKey("TAS_PRICE_FEED")) return env;
+        Map<String, String> e = new java.util.HashMap<>(env);
+        e.put("TAS_PRICE_FEED", "on");
+        e.putIfAbsent("TAS_PRICE_FEED_SCOPE", "all");
+        return e;
     }
 
     /** The environment with another database URL, as `--db-url` gives it (flags win over variables). */

@@ -30,11 +30,12 @@ import java.util.concurrent.TimeUnit;
 public final class RealityPriceFeed implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RealityPriceFeed.class);
 
-    public record Settings(boolean enabled, long seed, Duration interval, BigDecimal step, BigDecimal band) {
+    /** everyTicker: walk every spot and futures ticker, not only the Reality pairs' (issue 25: the demo's feed). */
+    public record Settings(boolean enabled, long seed, Duration interval, BigDecimal step, BigDecimal band, boolean everyTicker) {
         static final BigDecimal BAND = new BigDecimal("0.2");
 
         /** TAS_PRICE_FEED off (read in Config.fromEnv, with its seed, interval and step when it is on). */
-        public static final Settings OFF = new Settings(false, 1, Duration.ofMillis(1000), new BigDecimal("0.001"), BAND);
+        public static final Settings OFF = new Settings(false, 1, Duration.ofMillis(1000), new BigDecimal("0.001"), BAND, false);
 
         /** How far a walk may move a pair's price from where it started: ±20 %. */
         public static BigDecimal defaultBand() { return BAND; }
@@ -78,14 +79,17 @@ public final class RealityPriceFeed implements AutoCloseable {
         }
     }
 
-    /** One step over every Reality pair with a ticker (public: tests step a feed that is off). */
+    /** One step over every Reality pair with a ticker, or every ticker (public: tests step a feed that is off). */
     public synchronized void step() {
-        for (Instrument i : market.instruments(Category.SPOT)) {
-            if (!i.reality()) continue;
-            market.ticker(Category.SPOT, i.symbol()).ifPresent(t -> {
-                BigDecimal anchor = anchors.computeIfAbsent(i.symbol(), s -> mid(t));
+        for (Instrument i : market.instruments()) {
+            boolean walked = i.category() == Category.SPOT && i.reality()
+                    || settings.everyTicker() && (i.category() == Category.SPOT || i.category().isFutures());
+            if (!walked) continue;
+            String key = i.category().wire() + " " + i.symbol();
+            market.ticker(i.category(), i.symbol()).ifPresent(t -> {
+                BigDecimal anchor = anchors.computeIfAbsent(key, s -> mid(t));
                 if (anchor.signum() <= 0) return;
-                int scale = decimals.computeIfAbsent(i.symbol(), s -> market.pricePrecision(i));
+                int scale = decimals.computeIfAbsent(key, s -> market.pricePrecision(i));
                 Ticker next = next(t, anchor, draw(random), settings.step(), settings.band(), scale, clock.millis());
                 market.putTicker(next); // the market's ticker listeners match the orders it crosses
             });
@@ -122,8 +126,10 @@ public final class RealityPriceFeed implements AutoCloseable {
         BigDecimal last = moved.max(tick);
         BigDecimal high24 = t.highPrice24h() == null || t.highPrice24h().signum() == 0 ? last : t.highPrice24h().max(last);
         BigDecimal low24 = t.lowPrice24h() == null || t.lowPrice24h().signum() == 0 ? last : t.lowPrice24h().min(last);
+        // A futures ticker's mark and index follow the walk too: TP/SL triggers and PnL read the mark price.
         return new Ticker(t.category(), t.symbol(), last, t.openPrice24h(), high24, low24, ask, bid, t.ask1Size(), t.bid1Size(),
-                t.price24hPcnt(), t.volume24h(), t.turnover24h(), t.indexPrice(), t.markPrice(), t.fundingRate(), t.openInterest(),
+                t.price24hPcnt(), t.volume24h(), t.turnover24h(), t.indexPrice() == null ? null : last, t.markPrice() == null ? null : last,
+                t.fundingRate(), t.openInterest(),
                 t.deliveryStartTime(), t.deliveryTime(), t.deliveryStatus(), t.platformTurnover24h(), now);
     }
 

@@ -33,6 +33,21 @@ class RealityPriceFeedTest {
     }
 
     @Test
+    void aFuturesTickersMarkAndIndexFollowTheWalk() {
+        BigDecimal z = BigDecimal.ZERO;
+        Ticker perp = new Ticker(Category.USDT_FUTURES, "BTCUSDT", new BigDecimal("100"), z, z, z, new BigDecimal("100.1"),
+                new BigDecimal("99.9"), BigDecimal.ONE, BigDecimal.ONE, z, z, z, new BigDecimal("99"), new BigDecimal("99.5"), null, null,
+                null, null, null, null, 0);
+        // mid 100, move -1 at step 0.001: 99.9; mark and index follow the new last, a spot ticker's stay absent.
+        Ticker n = RealityPriceFeed.next(perp, new BigDecimal("100"), BigDecimal.ONE.negate(), new BigDecimal("0.001"), new BigDecimal("0.2"), 1, 3);
+        assertThat(n.lastPrice()).isEqualByComparingTo("99.9");
+        assertThat(n.markPrice()).isEqualByComparingTo("99.9");
+        assertThat(n.indexPrice()).isEqualByComparingTo("99.9");
+        assertThat(RealityPriceFeed.next(ticker("230.11", "230.12", "230.1"), new BigDecimal("230.11"), BigDecimal.ONE,
+                new BigDecimal("0.001"), new BigDecimal("0.2"), 2, 7).markPrice()).isNull();
+    }
+
+    @Test
     void aLongSeededWalkStaysWithinItsBandAndDecimals() {
         BigDecimal anchor = new BigDecimal("230.11");
         Random r = new Random(42);
