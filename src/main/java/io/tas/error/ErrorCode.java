@@ -56,13 +56,11 @@ public enum ErrorCode {
     // Issue 25, the UTA order family (uta/error-code/restapi.md in the docs mirror named by order-entry-wire.md).
     INSUFFICIENT_MARGIN("25203", "Insufficient margin", 400),
     ORDER_NOT_EXIST("25204", "Order does not exist", 400),
-    QTY_TOO_LARGE("25208", "{0} trading quantity cannot exceed {1} units", 400),
     INSUFFICIENT_LIQUIDITY("25209", "Insufficient market liquidity, please try again later", 400),
     MAX_ORDERS("25211", "Exceeds the limit of {0} maximum orders", 400),
     DUPLICATE_CLIENT_OID("25212", "Duplicate clientOid", 400),
     NO_POSITION_TO_CLOSE("25227", "No position available to close", 400),
     CLOSE_EXCEEDS_POSITION("25231", "Close quantity cannot exceed the held position quantity", 400),
-    CLOSE_ONLY_IN_HEDGE_MODE("25237", "Close orders can only occur in bi-directional mode", 400),
     PRICE_STEP("25244", "Price should be a multiple of {0}", 400),
     TP_LONG_ABOVE_ENTRY("25579", "For long position TP/SL (close long), the take-profit trigger price must be greater than the average entry price", 400),
     SL_LONG_BELOW_ENTRY("25580", "For long position TP/SL (close long), the stop-loss trigger price must be less than the average entry price", 400),
