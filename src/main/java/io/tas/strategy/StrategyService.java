@@ -316,7 +316,20 @@ public final class StrategyService {
         return store.openCounts(tx.dsl(), List.of(uid)).getOrDefault(uid, 0);
     }
 
-    /** Pending tpsl orders of a symbol, oldest first (issue 25: the engine triggers them when the price moves). */
+    /**
+     * A TP/SL order placed through the API (issue 25, D159): stored as an ingested one, and marked as one the engine
+     * triggers, in one transaction.
+     */
+    public StrategyOrder placeTpsl(long uid, StrategyInput in) {
+        Checked c = checked(uid, List.of(in));
+        return db.tx(tx -> {
+            StrategyOrder o = store(tx, c).getFirst();
+            store.markTriggered(tx.dsl(), uid, o.orderId());
+            return o;
+        });
+    }
+
+    /** Pending tpsl orders of a symbol placed through the API, oldest first (the engine triggers them, D159). */
     public List<StrategyOrder> pendingTpsl(String category, String symbol) {
         return db.read(dsl -> store.pendingTpsl(dsl, category, symbol));
     }

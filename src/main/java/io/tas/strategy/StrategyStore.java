@@ -98,10 +98,19 @@ final class StrategyStore {
                 .orderBy(STRATEGY_ORDER.ORDER_ID.desc()).fetch(StrategyStore::order);
     }
 
-    /** Pending tpsl orders of one symbol, oldest first (the engine checks their triggers when the price moves). */
+    /** Pending tpsl orders of one symbol placed through the API, oldest first (the engine checks their triggers, D159). */
     List<StrategyOrder> pendingTpsl(DSLContext dsl, String category, String symbol) {
-        return dsl.selectFrom(STRATEGY_ORDER).where(STRATEGY_ORDER.CATEGORY.eq(category), STRATEGY_ORDER.SYMBOL.eq(symbol),
-                STRATEGY_ORDER.ORDER_TYPE.eq("tpsl"), STRATEGY_ORDER.STATUS.eq("pending")).orderBy(STRATEGY_ORDER.ORDER_ID).fetch(StrategyStore::order);
+        return dsl.select(STRATEGY_ORDER.fields()).from(STRATEGY_ORDER).join(io.tas.store.generated.Tables.TPSL_TRIGGER)
+                .on(io.tas.store.generated.Tables.TPSL_TRIGGER.ORDER_ID.eq(STRATEGY_ORDER.ORDER_ID))
+                .where(STRATEGY_ORDER.CATEGORY.eq(category), STRATEGY_ORDER.SYMBOL.eq(symbol),
+                        STRATEGY_ORDER.ORDER_TYPE.eq("tpsl"), STRATEGY_ORDER.STATUS.eq("pending"))
+                .orderBy(STRATEGY_ORDER.ORDER_ID).fetch(r -> order(r.into(STRATEGY_ORDER)));
+    }
+
+    /** Marks an order as one the engine triggers (placed through place-strategy-order). */
+    void markTriggered(DSLContext dsl, long uid, long orderId) {
+        dsl.insertInto(io.tas.store.generated.Tables.TPSL_TRIGGER).set(io.tas.store.generated.Tables.TPSL_TRIGGER.ORDER_ID, orderId)
+                .set(io.tas.store.generated.Tables.TPSL_TRIGGER.UID, uid).execute();
     }
 
     java.util.Optional<StrategyOrder> find(DSLContext dsl, long uid, Long orderId, String clientOid) {

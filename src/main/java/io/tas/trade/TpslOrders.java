@@ -64,7 +64,7 @@ public final class TpslOrders {
                 null, orMark(c.tpTriggerBy()), orMark(c.slTriggerBy()), c.takeProfit(), c.stopLoss(), orMarket(c.tpOrderType()),
                 orMarket(c.slOrderType()), c.tpLimitPrice(), c.slLimitPrice(), null, null, null, null, null, null, null, null, null, null,
                 null, null);
-        StrategyOrder o = strategies.ingest(c.uid(), List.of(in)).getFirst();
+        StrategyOrder o = strategies.placeTpsl(c.uid(), in);
         return new TradingService.Result(o.orderId(), o.clientOid());
     }
 
