@@ -35,6 +35,8 @@ import io.tas.http.SlowClients;
 import io.tas.jobs.Jobs;
 import io.tas.market.MarketRoutes;
 import io.tas.market.MetadataRoutes;
+import io.tas.marketdata.MarketDataRoutes;
+import io.tas.marketdata.TradeTape;
 import io.tas.convert.ConvertRoutes;
 import io.tas.convert.SmallAssetConversion;
 import io.tas.ledger.Ledger;
@@ -79,7 +81,7 @@ public final class App implements AutoCloseable {
 
     /** The domain services, for in-process callers such as property tests. */
     public record Services(Ledger ledger, SmallAssetConversion conversion, PositionService positions, LoanService loans,
-                           MaxWithdrawal maxWithdrawal, IdGenerator ids, AccountService accounts) {}
+                           MaxWithdrawal maxWithdrawal, IdGenerator ids, AccountService accounts, TradeTape tape) {}
 
     private final ChangeFeed changes;
     private final NodeLease lease;
@@ -216,7 +218,7 @@ public final class App implements AutoCloseable {
             opened.push(priceFeed);
             priceFeed.start();
             App app = new App(db, lease, changes, jobs, server, adminSurface, routes,
-                    new Services(d.ledger, d.conversion, d.positions, d.loans, d.maxWithdrawal, ids, d.accounts), priceFeed, health,
+                    new Services(d.ledger, d.conversion, d.positions, d.loans, d.maxWithdrawal, ids, d.accounts, d.tape), priceFeed, health,
                     lifecycle.shutdownDelay(), limiter);
             app.gc = gc;
             app.slowClients = slowClients;
@@ -276,6 +278,7 @@ public final class App implements AutoCloseable {
             d -> new SubAccountRoutes(d.accounts),
             d -> new MarketRoutes(d.market, d.signatures),
             d -> new MetadataRoutes(d.market),
+            d -> new MarketDataRoutes(d.market, d.tape),
             d -> new ConvertRoutes(d.conversion),
             d -> new LoanRoutes(d.loans),
             d -> new RiskRoutes(d.maxWithdrawal, d.deltaNeutral),

@@ -16,6 +16,7 @@ import io.tas.ledger.Ledger;
 import io.tas.loan.LoanService;
 import io.tas.market.MarketService;
 import io.tas.market.PriceService;
+import io.tas.marketdata.TradeTape;
 import io.tas.position.LeverageService;
 import io.tas.position.PositionHistory;
 import io.tas.position.PositionService;
@@ -40,6 +41,8 @@ final class Domain {
     final AccountService accounts;
     final ApiKeyService keys;
     final MarketService market;
+    /** The engine's public trades and candles (issue 25): the engine records each fill here, in the fill's Tx. */
+    final TradeTape tape;
     final PriceService prices;
     final Ledger ledger;
     final LoanService loans;
@@ -55,7 +58,6 @@ final class Domain {
     final UnifiedRecords unifiedRecords;
     final RealityService reality;
     final AccountSwitchService switches;
-    final io.tas.marketdata.TradeTape tape;
     final io.tas.trade.TradingService trading;
     /** The clock clients sign with: a sandbox clock moved forward moves domain time, not the clients' (SandboxClock). */
     final Clock signatures;
@@ -64,6 +66,8 @@ final class Domain {
         accounts = new AccountService(db, clock, ids, config.cacheEnabled(), changes);
         keys = new ApiKeyService(db, clock, new SecretCipher(config.masterKey()), accounts, changes);
         market = new MarketService(db, changes);
+        tape = new TradeTape(db, ids);
+        market.onTicker(tape::onTicker); // candles follow price moves (D162); it logs its own failures
         prices = new PriceService(market);
         ledger = new Ledger(db, clock, ids);
         loans = new LoanService(db, clock, ledger, prices);
@@ -85,7 +89,6 @@ final class Domain {
         market.onTicker(reality::onTicker);
         FunctionCounter.builder("tas_reality_orders_examined_total", reality, RealityService::ordersExamined)
                 .description("working Reality orders read by ticker updates to match them (only those the ticker crosses)").register(metrics);
-        tape = new io.tas.marketdata.TradeTape();
         trading = new io.tas.trade.TradingService(db, clock, ids, ledger, market, prices, accounts, positions, spot, tape,
                 conversion.config().platformToken(), io.tas.trade.SyntheticBook.DEFAULT);
         // Working strategy orders and engine orders count as pending orders for set-hold-mode (D44).
@@ -101,10 +104,10 @@ final class Domain {
 
     /** No services at all: only for listing which rows have handlers (App.productionRoutes). */
     private Domain() {
-        accounts = null; keys = null; market = null; prices = null; ledger = null; loans = null; positions = null;
+        accounts = null; keys = null; market = null; tape = null; prices = null; ledger = null; loans = null; positions = null;
         positionHistory = null; strategies = null; copyTrading = null; leverage = null; deltaNeutral = null; conversion = null;
         maxWithdrawal = null; spot = null; unifiedRecords = null; reality = null; switches = null; signatures = null;
-        tape = null; trading = null;
+        trading = null;
     }
 
     static Domain unwired() { return new Domain(); }

@@ -1,0 +1,83 @@
+package io.tas.marketdata;
+
+import io.tas.account.AccountEnums.Category;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.impl.DSL;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.tas.store.generated.Tables.MARKET_CANDLE;
+import static io.tas.store.generated.Tables.MARKET_TRADE;
+
+/** SQL for the public trades and the 1-minute candles. */
+final class MarketDataStore {
+    /** One public trade; side is the taker's. */
+    record Trade(long execId, BigDecimal price, BigDecimal size, String side, long ts) {}
+
+    /** One candle: ts is its bucket's start; volume in base coin, turnover in quote coin. */
+    record Candle(long ts, BigDecimal open, BigDecimal high, BigDecimal low, BigDecimal close, BigDecimal volume, BigDecimal turnover) {}
+
+    void insertTrade(DSLContext dsl, long execId, Category category, String symbol, BigDecimal price, BigDecimal size, String side, long ts) {
+        var t = MARKET_TRADE;
+        dsl.insertInto(t, t.EXEC_ID, t.CATEGORY, t.SYMBOL, t.PRICE, t.SIZE, t.SIDE, t.TS)
+                .values(execId, category.wire(), symbol, price, size, side, ts).execute();
+    }
+
+    /**
+     * Adds a price (and a traded size, zero for a ticker move) to the minute's candle in one statement: ON CONFLICT on
+     * PostgreSQL, which waits for a concurrent insert of the same key instead of failing, and MERGE on H2, where
+     * writers run one at a time anyway (D113). High, low and the volumes are computed from the row as it is then.
+     */
+    void addToCandle(DSLContext dsl, Category category, String symbol, long minute, BigDecimal price, BigDecimal size, BigDecimal turnover) {
+        var c = MARKET_CANDLE;
+        dsl.insertInto(c, c.CATEGORY, c.SYMBOL, c.TS, c.OPEN_PRICE, c.HIGH_PRICE, c.LOW_PRICE, c.CLOSE_PRICE, c.BASE_VOLUME, c.QUOTE_TURNOVER)
+                .values(category.wire(), symbol, minute, price, price, price, price, size, turnover)
+                .onConflict(c.CATEGORY, c.SYMBOL, c.TS).doUpdate()
+                .set(c.HIGH_PRICE, DSL.greatest(c.HIGH_PRICE, DSL.val(price, c.HIGH_PRICE)))
+                .set(c.LOW_PRICE, DSL.least(c.LOW_PRICE, DSL.val(price, c.LOW_PRICE)))
+                .set(c.CLOSE_PRICE, price)
+                .set(c.BASE_VOLUME, c.BASE_VOLUME.plus(size))
+                .set(c.QUOTE_TURNOVER, c.QUOTE_TURNOVER.plus(turnover))
+                .execute();
+    }
+
+    /** The newest trades, newest first. */
+    List<Trade> trades(DSLContext dsl, Category category, String symbol, int limit) {
+        var t = MARKET_TRADE;
+        return dsl.selectFrom(t).where(t.CATEGORY.eq(category.wire()).and(t.SYMBOL.eq(symbol)))
+                .orderBy(t.TS.desc(), t.EXEC_ID.desc()).limit(limit)
+                .fetch(r -> new Trade(r.getExecId(), r.getPrice(), r.getSize(), r.getSide(), r.getTs()));
+    }
+
+    /**
+     * The newest `limit` buckets of the interval whose start is in [from, to], oldest first, each folded from its
+     * 1-minute rows up to `to`. Only buckets with a row exist (D161).
+     */
+    List<Candle> candles(DSLContext dsl, Category category, String symbol, Interval interval, long from, long to, int limit) {
+        var c = MARKET_CANDLE;
+        var where = c.CATEGORY.eq(category.wire()).and(c.SYMBOL.eq(symbol)).and(c.TS.le(to));
+        // Integer division on both databases; DISTINCT over a derived table, as H2 refuses GROUP BY on that expression.
+        var minutes = dsl.select(c.TS.div(DSL.inline(interval.millis())).mul(DSL.inline(interval.millis())).as("b"))
+                .from(c).where(where).asTable("t");
+        Field<Long> bucket = minutes.field("b", Long.class);
+        List<Long> newest = dsl.selectDistinct(bucket).from(minutes).where(bucket.ge(from))
+                .orderBy(bucket.desc()).limit(limit).fetch(bucket);
+        if (newest.isEmpty()) return List.of();
+        long oldest = newest.getLast();
+        List<Candle> out = new ArrayList<>();
+        for (var r : dsl.selectFrom(c).where(where).and(c.TS.ge(oldest)).orderBy(c.TS).fetch()) {
+            long b = interval.bucket(r.getTs());
+            Candle last = out.isEmpty() ? null : out.getLast();
+            if (last == null || last.ts() != b) {
+                out.add(new Candle(b, r.getOpenPrice(), r.getHighPrice(), r.getLowPrice(), r.getClosePrice(), r.getBaseVolume(), r.getQuoteTurnover()));
+            } else {
+                out.set(out.size() - 1, new Candle(b, last.open(), last.high().max(r.getHighPrice()), last.low().min(r.getLowPrice()),
+                        r.getClosePrice(), last.volume().add(r.getBaseVolume()), last.turnover().add(r.getQuoteTurnover())));
+            }
+        }
+        return out;
+    }
+}
