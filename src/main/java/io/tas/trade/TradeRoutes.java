@@ -97,7 +97,8 @@ public final class TradeRoutes implements Routes.Feature {
                 p.decimal("tpLimitPrice"), p.decimal("slLimitPrice"), clientOid(p.get("clientOid")))));
     }
 
-    private BatchList placeBatch(ApiRequest r) {
+    /** uta/trade/Place-Batch.md: data is the array of lines itself, as cancel-batch's (bitget-api: PlaceBatchOrdersResponseV3[]). */
+    private List<BatchLine> placeBatch(ApiRequest r) {
         List<BatchLine> out = new ArrayList<>();
         for (JsonNode line : lines(r.body())) {
             try {
@@ -106,7 +107,7 @@ public final class TradeRoutes implements Routes.Feature {
                 out.add(failed(e, line));
             }
         }
-        return new BatchList(out);
+        return out;
     }
 
     private ResultView cancel(ApiRequest r) {

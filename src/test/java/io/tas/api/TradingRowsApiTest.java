@@ -58,7 +58,7 @@ class TradingRowsApiTest extends SharedServerTest {
                 + "{\"category\":\"SPOT\",\"symbol\":\"" + spot + "\",\"side\":\"buy\",\"orderType\":\"limit\",\"qty\":\"1\",\"price\":\"91\",\"clientOid\":\"b2\"},"
                 + "{\"category\":\"SPOT\",\"symbol\":\"" + spot + "\",\"side\":\"up\",\"orderType\":\"limit\",\"qty\":\"1\",\"price\":\"91\"}]");
         ok(batch);
-        JsonNode lines = batch.data().get("list");
+        JsonNode lines = batch.data();
         assertThat(lines).hasSize(3);
         assertThat(lines.get(2).get("code").asText()).isEqualTo("40020");
         String first = lines.get(0).get("orderId").asText();

@@ -1,0 +1,97 @@
+package io.tas.conformance;
+
+import io.tas.support.Databases;
+import io.tas.support.TestServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 25: the real clients trade on the matching engine. conformance/ccxt-trading.mjs (ccxt 4.5.84) and
+ * conformance/sdk-trading.mjs (bitget-api 3.2.3) each create their own instruments, tickers and funded unified accounts
+ * through the admin API, then place, amend, cancel and read orders, fill a resting order by a ticker move, open and
+ * close futures positions (one-way and hedge mode), and read the book, public trades, candles and funding rate; every
+ * parsed figure is compared in the scripts with one computed by hand from the tickers they set. One server (H2, the
+ * demo seed, rate limits on, the real clock) of its own: the new instruments would change the market lists that
+ * CcxtConformanceTest counts. The lines below are the scripts' output of a passing run (their notes are the same on
+ * every run: the run's coin name is printed as BASE).
+ */
+class TradingConformanceTest {
+    private static TestServer server;
+
+    @BeforeAll
+    static void start() throws Exception {
+        NodeConformance.ensureInstalled();
+        server = TestServer.start(Databases.Kind.H2, Clock.systemUTC());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (server != null) server.close();
+    }
+
+    private static NodeConformance.Result run(String script) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder("node", script);
+        NodeConformance.serverEnv(pb.environment(), server);
+        long t0 = System.nanoTime();
+        NodeConformance.Result r = NodeConformance.run(pb, 120);
+        System.out.printf("%s(%s: %d ms)%n", r.output(), script, (System.nanoTime() - t0) / 1_000_000);
+        return r;
+    }
+
+    @Test
+    void ccxtTradesOnTheEngineWithHandComputedFigures() throws Exception {
+        NodeConformance.Result r = run("ccxt-trading.mjs");
+        assertThat(r.output()).contains(
+                "ok loadMarkets trading (BASE/USDT, PBASE/USDT:USDT, uta=true)",
+                "ok createOrder spot limit rests (clientOrderId) (USDT 9800.1/199.9)",
+                "ok fetchOrder resting (open buy 2@99.95)",
+                "ok fetchOrderBook (best 99.99/100.01, 5+5 levels)",
+                "ok editOrder (3@99.9; USDT 9700.3/299.7)",
+                "ok createOrder postOnly (crossing -> canceled, 99.5 -> open; USDT 9600.8/399.2)",
+                "ok createOrder spot market sell (6 for 599.89, fee 0.59989 USDT; USDT 10200.09011/399.2; BASE 4/0)",
+                "ok createMarketBuyOrderWithCost (1.4998 for 149.994998; USDT 10050.095112/399.2; BASE 5.4983002/0)",
+                "ok fetchMyTrades (sell 5@99.99 fee -0.49995 USDT, sell 1@99.94 fee -0.09994 USDT, buy 1.4998@100.01 fee -0.0014998 BASE)",
+                "ok fetchOpenOrders (",
+                "ok cancelOrder (USDT 10349.795112/99.5)",
+                "ok cancelOrders (2 cancelled; USDT 10449.295112/0; BASE 5.4983002/0)",
+                "ok cancelAllOrders (2 cancelled; USDT 10449.295112/0)",
+                "ok resting limit filled by a ticker move (maker) (1@99.95 maker; USDT 10349.345112/0; BASE 6.4973002/0)",
+                "ok fetchClosedOrders (3 filled)",
+                "ok fetchCanceledOrders (6 canceled)",
+                "ok fetchTrades (",
+                "ok fetchOHLCV (folded: O 100 H 100.01 L 99.9 C 99.95 V 8.4998)",
+                "ok createOrder futures market (one-way) (USDT 9979.877988/20.002)",
+                "ok fetchPositions after a futures fill (long 2@100.01 x10 upl -0.04)",
+                "ok fetchFundingRate (0.000125 every 8h, next at the 8-hour boundary)",
+                "ok createOrder reduceOnly (one-way), filled by a ticker move (2@110 maker, PnL 19.98; USDT 10019.815988/0)",
+                "ok createOrder hedged (hedge_mode and back) (one_way_mode -> hedge_mode (long 1@110.6, short 1@110.5, both closed) -> one_way_mode; USDT 10019.350668/0)");
+        assertThat(r.output()).containsPattern("(?m)^23 passed, 0 failed$");
+        assertThat(r.exit()).as(r.output()).isZero();
+    }
+
+    @Test
+    void bitgetApiTradesOnTheEngineWithHandComputedFigures() throws Exception {
+        NodeConformance.Result r = run("sdk-trading.mjs");
+        assertThat(r.output()).contains(
+                "ok v3 getOrderBook (spot 3 levels a side, USDT-FUTURES 2)",
+                "ok v3 submitNewOrder limit (clientOid) + getOrderInfo (USDT 9800.1/199.9)",
+                "ok v3 modifyOrder (USDT 9700.3/299.7)",
+                "ok v3 placeBatchOrders (3 placed, 1 refused (25244); USDT 9801.08002/398.7; BASE 7/1)",
+                "ok v3 getUnfilledOrders (3 working)",
+                "ok v3 cancelOrder (cancelled, again -> 25204; USDT 10100.78002/99)",
+                "ok v3 cancelBatchOrders (1 cancelled, 1 -> 25204; BASE 8/0)",
+                "ok v3 cancelAllOrders (USDT 10199.78002/0)",
+                "ok v3 getHistoryOrders (4 finished, pages 3 + 1)",
+                "ok v3 getFills (public trades) (sell 2@99.99)",
+                "ok v3 getCandles (folded: O 100 H 100 L 99.99 C 99.99 V 2)",
+                "ok v3 getCurrentFundingRate (-0.0002 every 8 h)",
+                "ok v3 futures market order + closeAllPositions (short 3@99.99 closed at 100.01, PnL -0.06, again -> 25227; USDT 10199.36002/0)");
+        assertThat(r.output()).containsPattern("(?m)^13 passed, 0 failed$");
+        assertThat(r.exit()).as(r.output()).isZero();
+    }
+}
