@@ -123,7 +123,7 @@ public final class TradingService {
             // The unique (uid, clientOid) key: a concurrent first send on another symbol won; answer as its repeat.
             Optional<TradeOrder> winner = c.clientOid() == null ? Optional.empty() : db.read(dsl -> store.byClientOid(dsl, c.uid(), c.clientOid()));
             if (winner.isPresent()) return replay(winner.get(), c);
-            LOG.warn("order on {} refused by a database constraint: {}", c.symbol(), e.getClass().getSimpleName());
+            LOG.warn("order on {} refused by a database constraint: {}", c.symbol(), String.valueOf(e.getMessage()).lines().findFirst().orElse(""));
             throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "the order could not be stored");
         }
     }
@@ -302,7 +302,8 @@ public final class TradingService {
                     TradeOrder maker = makers.getOrDefault(f.maker().orderId(), f.maker());
                     List<Movement> moves = makerMoves.computeIfAbsent(maker.orderId(), k -> new ArrayList<>());
                     SpotSettlement.Settled m = SpotSettlement.settle(maker, inst, f.price(), f.size(), "maker",
-                            terms(inst.makerFeeRate(), deduct.get(maker.uid()), tokenPrice, quotePrice), rows, moves, tradeIds[i], now);
+                            terms(inst.makerFeeRate(), deduct.get(maker.uid()), tokenPrice, quotePrice), rows, moves,
+                            makerTradeId(maker, taker0, tradeIds[i]), now);
                     makers.put(maker.orderId(), spotFinish(m.order(), true, moves, now));
                     out.add(m.fill());
                 }
@@ -310,10 +311,19 @@ public final class TradingService {
             taker = spotFinish(taker, rests, takerMoves, now);
             rows.post("order_place", Long.toString(taker.orderId()), taker.uid(), takerMoves);
             for (var e : makerMoves.entrySet()) {
-                rows.post("order_fill", Long.toString(e.getKey()), makers.get(e.getKey()).uid(), e.getValue());
+                // No ref: a resting order fills many times, and ledger refs are unique per kind.
+                rows.post("order_fill", null, makers.get(e.getKey()).uid(), e.getValue());
             }
             return new Matched(taker, makers, out);
         });
+    }
+
+    /**
+     * The maker's side of a trade shares the taker's tradeId, except when one account is both (stpMode none lets it
+     * trade with itself): its two fills then need two ids, fills being keyed by (uid, tradeId).
+     */
+    private long makerTradeId(TradeOrder maker, TradeOrder taker, long tradeId) {
+        return maker.uid() == taker.uid() ? ids.next() : tradeId;
     }
 
     private SpotSettlement.Terms terms(BigDecimal rate, boolean deduct, BigDecimal tokenPrice, BigDecimal quotePrice) {
@@ -368,7 +378,7 @@ public final class TradingService {
             out.add(t.fill());
             if (f.maker() != null) {
                 TradeOrder maker = makers.getOrDefault(f.maker().orderId(), f.maker());
-                FuturesSettlement.Settled m = futures.settle(tx, maker, inst, f.price(), t.size(), "maker", tradeId, now);
+                FuturesSettlement.Settled m = futures.settle(tx, maker, inst, f.price(), t.size(), "maker", makerTradeId(maker, taker0, tradeId), now);
                 makers.put(maker.orderId(), futuresFinish(tx, m.order(), true, now));
                 out.add(m.fill());
             }
@@ -469,7 +479,7 @@ public final class TradingService {
                     if (rows.get(k).available().compareTo(delta) < 0) {
                         throw new ApiException(o.isFutures() ? ErrorCode.INSUFFICIENT_MARGIN : ErrorCode.INSUFFICIENT_BALANCE);
                     }
-                    return rows.post("order_modify", Long.toString(o.orderId()), o.uid(), List.of(
+                    return rows.post("order_modify", null, o.uid(), List.of(
                             move(k, Field.available, delta.negate(), Counter.order), move(k, Field.frozen, delta, Counter.order)));
                 });
             }
@@ -570,7 +580,7 @@ public final class TradingService {
                             terms(inst.makerFeeRate(), deduct, tokenPrice, quotePrice), rows, moves, tradeId, now);
                     fills.add(s.fill());
                     TradeOrder d = spotFinish(s.order(), true, moves, now);
-                    rows.post("order_fill", Long.toString(o.orderId()), o.uid(), moves);
+                    rows.post("order_fill", null, o.uid(), moves);
                     return d;
                 });
             }
