@@ -31,11 +31,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Issue 25 on two nodes over one PostgreSQL database: clients of six accounts (three only buy, three only sell) send
  * limit orders around one price on one symbol, and cancel some of them, half through node a and half through node b,
  * all at once, so the only thing that orders the matching is the book lock in the database (D154). The ticker's own
- * levels are far from every order (ask 150, bid 50; last price 100.005, so prices of 0.01 pass the price step), so every fill is one account's order against another's. Then
- * {@link OrderAudit} reads the tables: every acknowledged order is there, no order filled twice or beyond its qty,
- * each order's fills sum to its cumExecQty, each trade is one maker fill and one taker fill that agree, the book is
- * not crossed, each account's balances equal what its fills give by the audit's own arithmetic with exactly its
- * working orders' freezes frozen; and the ledger is conserved.
+ * levels are far from every order (ask 150, bid 50; its last price 100.005 makes the price step 0.001), so every fill
+ * is one account's order against another's. Then {@link OrderAudit} reads the tables: every acknowledged order is
+ * there, no order filled twice or beyond its qty, each order's fills sum to its cumExecQty, each trade is one maker
+ * fill and one taker fill that agree, the book is not crossed, each account's balances equal what its fills give by
+ * the audit's own arithmetic with exactly its working orders' freezes frozen; and the ledger is conserved.
  */
 class TwoNodeOrdersTest extends TwoNodesTest {
     private static final AtomicInteger NAMES = new AtomicInteger();
