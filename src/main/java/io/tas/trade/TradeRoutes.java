@@ -149,7 +149,8 @@ public final class TradeRoutes implements Routes.Feature {
         String symbol = p.get("symbol") == null ? null : p.get("symbol").toUpperCase(Locale.ROOT);
         String posSide = p.get("posSide") == null ? null : oneOf(p, "posSide", POS_SIDES);
         return new BatchList(trading.closePositions(r.uid(), category, symbol, posSide, positions.open(r.uid())).stream()
-                .map(TradeRoutes::line).toList());
+                .map(c -> c.failure() == null ? line(c.result()) : new BatchLine("", "", c.failure().error().code(), c.failure().getMessage()))
+                .toList());
     }
 
     private OrderList unfilled(ApiRequest r) {

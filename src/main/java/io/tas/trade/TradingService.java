@@ -282,7 +282,10 @@ public final class TradingService {
         BigDecimal tokenPrice = prices.usdtPrice(platformToken).orElse(null);
         BigDecimal quotePrice = prices.usdtPrice(inst.quoteCoin()).orElse(null);
         return ledger.submit(tx, keys, rows -> {
-            List<Movement> takerMoves = new ArrayList<>();
+            // One list of movements per account, posted as one ledger transaction each: an account that is maker and
+            // taker at once (a self-trade) sees its own earlier platform-token fees in one view.
+            Map<Long, List<Movement>> moves = new LinkedHashMap<>();
+            List<Movement> takerMoves = moves.computeIfAbsent(taker0.uid(), u -> new ArrayList<>());
             BalanceKey frozenKey = SpotSettlement.key(taker0.uid(), taker0.frozenCoin());
             // Placing freezes what the order can cost; not enough available refuses it (25202), nothing changed.
             if (rows.get(frozenKey).available().compareTo(taker0.frozen()) < 0) throw new ApiException(ErrorCode.INSUFFICIENT_BALANCE);
@@ -290,7 +293,6 @@ public final class TradingService {
             takerMoves.add(move(frozenKey, Field.frozen, taker0.frozen(), Counter.order));
             TradeOrder taker = taker0;
             Map<Long, TradeOrder> makers = new LinkedHashMap<>();
-            Map<Long, List<Movement>> makerMoves = new LinkedHashMap<>();
             List<SpotFill> out = new ArrayList<>();
             for (int i = 0; i < fills.size(); i++) {
                 Liquidity.Fill f = fills.get(i);
@@ -300,19 +302,19 @@ public final class TradingService {
                 out.add(t.fill());
                 if (f.maker() != null) {
                     TradeOrder maker = makers.getOrDefault(f.maker().orderId(), f.maker());
-                    List<Movement> moves = makerMoves.computeIfAbsent(maker.orderId(), k -> new ArrayList<>());
+                    List<Movement> makerMoves = moves.computeIfAbsent(maker.uid(), u -> new ArrayList<>());
                     SpotSettlement.Settled m = SpotSettlement.settle(maker, inst, f.price(), f.size(), "maker",
-                            terms(inst.makerFeeRate(), deduct.get(maker.uid()), tokenPrice, quotePrice), rows, moves,
+                            terms(inst.makerFeeRate(), deduct.get(maker.uid()), tokenPrice, quotePrice), rows, makerMoves,
                             makerTradeId(maker, taker0, tradeIds[i]), now);
-                    makers.put(maker.orderId(), spotFinish(m.order(), true, moves, now));
+                    makers.put(maker.orderId(), spotFinish(m.order(), true, makerMoves, now));
                     out.add(m.fill());
                 }
             }
             taker = spotFinish(taker, rests, takerMoves, now);
-            rows.post("order_place", Long.toString(taker.orderId()), taker.uid(), takerMoves);
-            for (var e : makerMoves.entrySet()) {
-                // No ref: a resting order fills many times, and ledger refs are unique per kind.
-                rows.post("order_fill", null, makers.get(e.getKey()).uid(), e.getValue());
+            // No ref on the makers' side: a resting order fills many times, and ledger refs are unique per kind.
+            for (var e : moves.entrySet()) {
+                boolean isTaker = e.getKey() == taker0.uid();
+                rows.post(isTaker ? "order_place" : "order_fill", isTaker ? Long.toString(taker0.orderId()) : null, e.getKey(), e.getValue());
             }
             return new Matched(taker, makers, out);
         });
@@ -650,16 +652,26 @@ public final class TradingService {
         return out;
     }
 
-    /** close-positions: each open position of the account (of one symbol, one side) closed by a market order. */
-    public List<Result> closePositions(long uid, Category category, String symbol, String posSide, List<Position> open) {
-        List<Result> out = new ArrayList<>();
+    /** One position close-positions closed (its order), or why it could not (the line's code and message). */
+    public record CloseLine(Result result, ApiException failure) {}
+
+    /**
+     * close-positions: each open position of the account (of one symbol, one side) closed by a market order of its own;
+     * one that cannot be (a size the quantity step cannot express) is answered in its line, the others still close.
+     */
+    public List<CloseLine> closePositions(long uid, Category category, String symbol, String posSide, List<Position> open) {
+        List<CloseLine> out = new ArrayList<>();
         for (Position p : open) {
             if (p.category() != category || (symbol != null && !p.symbol().equals(symbol))) continue;
             if (posSide != null && !p.holdSide().wire().equals(posSide)) continue;
             boolean hedge = p.posMode() == HoldMode.hedge_mode;
             String side = p.holdSide() == HoldSide.long_ ? "sell" : "buy";
-            out.add(place(new Place(uid, category, p.symbol(), side, "market", "ioc", p.size(), null, null,
-                    hedge ? p.holdSide().wire() : null, !hedge)));
+            try {
+                out.add(new CloseLine(place(new Place(uid, category, p.symbol(), side, "market", "ioc", p.size(), null, null,
+                        hedge ? p.holdSide().wire() : null, !hedge)), null));
+            } catch (ApiException e) {
+                out.add(new CloseLine(null, e));
+            }
         }
         if (out.isEmpty()) throw new ApiException(ErrorCode.NO_POSITION_TO_CLOSE);
         return out;

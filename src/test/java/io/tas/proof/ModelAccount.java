@@ -64,6 +64,8 @@ final class ModelAccount {
     boolean unified;
     boolean realityAllowed;
     boolean deduct;
+    /** The hold mode (§2.3): hedge_mode when true; engine orders then name their position (issue 25). */
+    boolean hedge;
     /** When a requested switch to classic is due (test clock, ms), or 0 when none is in process. */
     long switchDue;
     /** Rows by "account/coin" (account: spot, unified, otc). */

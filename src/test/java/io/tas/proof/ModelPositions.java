@@ -71,6 +71,21 @@ final class ModelPositions {
         m.check.view(p, r.data(), "open");
     }
 
+    /** A position the engine opened (issue 25): as an admin open of the same figures, with the service's id. */
+    void openDirect(ModelAccount a, Contract c, String id, String side, String mode, BigDecimal leverage, BigDecimal size,
+                    BigDecimal price, BigDecimal fee) {
+        Position p = new Position(id, c, side, mode, leverage);
+        p.size = size;
+        p.openTotal = size;
+        p.entry = price;
+        p.margin = ModelFormulas.initialMargin(c.inverse(), size, price, leverage);
+        p.openFee = fee.negate();
+        Bal bal = a.unified(c.marginCoin());
+        bal.available = bal.available.subtract(p.margin).subtract(fee);
+        bal.frozen = bal.frozen.add(p.margin);
+        a.positions.put(p.id, p);
+    }
+
     /** A fill (size > 0 adds, < 0 reduces) or a close (the whole size) of position id. */
     void fill(String id, boolean close, JsonNode b, Reply r) {
         ModelAccount a = null;
@@ -93,7 +108,7 @@ final class ModelPositions {
         m.check.view(p, r.data(), p.size.signum() == 0 ? "closed" : "open");
     }
 
-    private void add(ModelAccount a, Position p, BigDecimal q, BigDecimal price, BigDecimal fee) {
+    void add(ModelAccount a, Position p, BigDecimal q, BigDecimal price, BigDecimal fee) {
         BigDecimal margin = ModelFormulas.initialMargin(p.inverse(), q, price, p.leverage);
         boolean harmonic = p.inverse() && m.fault == RefModel.Fault.HARMONIC_INVERSE_MEAN;
         if (p.inverse() && price.compareTo(p.entry) != 0) m.event("inverse-add");
@@ -108,7 +123,7 @@ final class ModelPositions {
     }
 
     /** D35: a reduce always succeeds; a shortfall is borrowed (unified) or covered by insurance (classic). */
-    private void reduce(ModelAccount a, Position p, BigDecimal q, BigDecimal price, BigDecimal fee) {
+    void reduce(ModelAccount a, Position p, BigDecimal q, BigDecimal price, BigDecimal fee) {
         BigDecimal realised = ModelFormulas.realised(p.inverse(), p.dir(), q, p.entry, price);
         BigDecimal released = ModelFormulas.released(p.margin, q, p.size);
         Bal bal = a.unified(p.marginCoin());

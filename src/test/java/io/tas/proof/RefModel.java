@@ -58,6 +58,7 @@ final class RefModel {
 
     final ModelPositions positions;
     final ModelReality reality;
+    final ModelOrders orders;
     final ModelCheck check;
     private final SimModel sim;
     private final Map<Acct, ApiClient> clients;
@@ -69,6 +70,7 @@ final class RefModel {
         this.fault = fault;
         this.positions = new ModelPositions(this);
         this.reality = new ModelReality(this);
+        this.orders = new ModelOrders(this);
         this.check = new ModelCheck(this);
         load(json(seed));
     }
@@ -86,8 +88,7 @@ final class RefModel {
                     i.get("marginCoin").asText(), i.get("maxLeverage").asInt(), tiers));
         }
         for (JsonNode t : seed.path("tickers")) {
-            if (t.get("category").asText().equals("SPOT")) ticker(t);
-            else marks.put(t.get("symbol").asText(), dec(t.get("markPrice")));
+            ticker(t);
         }
         for (JsonNode a : seed.path("accounts")) {
             loadAccount(a);
@@ -99,6 +100,7 @@ final class RefModel {
         Acct acct = SimWorld.ALL.stream().filter(x -> x.uid() == a.get("uid").asLong()).findFirst().orElseThrow();
         ModelAccount m = new ModelAccount(acct, !"CLASSIC".equals(a.path("accountMode").asText()));
         m.realityAllowed = a.path("realityAllowed").asBoolean(false);
+        m.hedge = a.path("settings").path("holdMode").asText().equals("hedge_mode");
         for (JsonNode b : a.path("balances")) {
             Bal bal = m.bal(b.path("account").asText("unified"), b.get("coin").asText());
             if (b.has("available")) bal.available = bal.available.add(dec(b.get("available")));
@@ -129,8 +131,43 @@ final class RefModel {
             case PLACE_REALITY_ORDER -> reality.place(a, json(body), r);
             case CANCEL_REALITY_ORDER -> reality.cancel(a, json(body), r);
             case SWITCH_DEDUCT -> { if (ok(r)) a.deduct = json(body).path("deduct").asText().equals("on"); }
+            case SET_HOLD_MODE -> { if (ok(r)) a.hedge = json(body).path("holdMode").asText().equals("hedge_mode"); }
+            case PLACE_ORDER -> placeOrder(a, json(body), r);
+            case PLACE_BATCH -> batch(a, json(body), r, line -> placeOrder(a, line.getKey(), line.getValue()));
+            case CANCEL_ORDER -> orders.cancel(a, json(body), r);
+            case CANCEL_BATCH -> batch(a, json(body), r, line -> orders.cancel(a, line.getKey(), line.getValue()));
+            case CANCEL_SYMBOL_ORDER -> orders.cancelSymbol(a, json(body), r);
+            case MODIFY_ORDER -> orders.modify(a, json(body), r);
+            case CLOSE_POSITIONS -> orders.closePositions(a, json(body), r);
+            case PLACE_STRATEGY_ORDER -> orders.placeTpsl(a, json(body), r);
+            case CANCEL_STRATEGY_ORDER -> orders.cancelTpsl(a, json(body), r);
             case ACCOUNT_SWITCH -> switchRequest(a, r);
             default -> { } // hold mode and account level move no money
+        }
+    }
+
+    private void placeOrder(ModelAccount a, JsonNode b, Reply r) {
+        if (b.path("category").asText().endsWith("FUTURES")) orders.placeFutures(a, b, r);
+        else orders.placeSpot(a, b, r);
+    }
+
+    /**
+     * A batch row (place-batch, cancel-batch: a top-level array, order-entry-wire.md): each line is its own operation,
+     * answered in its own line of data (a code and msg when it failed). A batch refused whole changes nothing.
+     */
+    private void batch(ModelAccount a, JsonNode lines, Reply r, java.util.function.Consumer<Map.Entry<JsonNode, Reply>> line) {
+        if (!ok(r)) {
+            if (r.code().equals("25202")) fail("a batch refused whole with 25202: " + r.raw());
+            return;
+        }
+        if (!lines.isArray() || r.data().size() != lines.size()) fail("a batch of " + lines.size() + " answered " + r.raw());
+        for (int i = 0; i < lines.size(); i++) {
+            JsonNode answer = r.data().get(i);
+            com.fasterxml.jackson.databind.node.ObjectNode body = JSON.createObjectNode();
+            body.put("code", answer.hasNonNull("code") ? answer.get("code").asText() : "00000");
+            body.put("msg", answer.path("msg").asText(""));
+            body.set("data", answer);
+            line.accept(Map.entry(lines.get(i), new Reply(200, body, body.toString())));
         }
     }
 
@@ -154,10 +191,12 @@ final class RefModel {
         String symbol = t.get("symbol").asText();
         if (!category.equals("SPOT")) {
             marks.put(symbol, dec(t.get("markPrice")));
+            orders.ticker(t);
             return;
         }
         if (symbol.endsWith("USDT")) prices.put(symbol.substring(0, symbol.length() - 4), dec(t.get("lastPrice")));
         if (symbol.equals(SimWorld.REALITY)) reality.ticker(t);
+        if (orders != null) orders.ticker(t);
     }
 
     // --- ledger operations (D24, D34, D117; formulas.md Ledger)
@@ -262,6 +301,8 @@ final class RefModel {
             if (k.startsWith("unified/") && b.frozen.signum() > 0) out.add("frozen " + k);
         });
         if (reality.working(a.acct) > 0) out.add("working Reality orders");
+        if (orders.working(a.acct) > 0) out.add("working orders");
+        if (orders.pendingTpsl(a.acct)) out.add("pending TP/SL orders");
         if (sim.strategyOrders.stream().anyMatch(o -> o.owner() == a.acct && o.target().startsWith("/api/v3/trade/unfilled"))) out.add("pending strategy orders");
         return out;
     }
@@ -317,6 +358,13 @@ final class RefModel {
     void fail(String message) { throw new AssertionError(where + ": the reference model disagrees: " + message); }
 
     ModelAccount account(Acct a) { return accounts.get(a); }
+
+    /** The admin API, for the reads only the model makes (a new position's id). */
+    io.tas.api.Admin admin() { return admin; }
+
+    private io.tas.api.Admin admin;
+
+    void admin(io.tas.api.Admin admin) { this.admin = admin; }
 
     static Acct byUid(long uid) { return SimWorld.ALL.stream().filter(x -> x.uid() == uid).findFirst().orElse(null); }
 

@@ -28,6 +28,8 @@ final class SimWorld {
     static final long STRANGER = 3999999999L;
 
     static final String REALITY = "AAPLXUSDT";
+    /** The spot pair the simulation trades through the matching engine (issue 25). */
+    static final String ENGINE_SPOT = "ETHUSDT";
 
     /** Contracts: category, symbol, maximum leverage. */
     record Contract(String category, String symbol, int maxLeverage) {}

@@ -77,6 +77,7 @@ final class Simulation {
         for (Acct a : SimWorld.ALL) clients.put(a, server.client(a.key()));
     }
 
+    private final SimOrderOps orderOps = new SimOrderOps(this);
     /** The generator of each state-changing row of the catalog: every POST row must have one (SimulationTest checks). */
     final Map<Endpoint, Consumer<Acct>> apiOps = apiOps();
     private final SimAdminOps adminOps = new SimAdminOps(this);
@@ -103,6 +104,8 @@ final class Simulation {
         transcript = new Transcript();
         model = new SimModel(clock);
         ref = new RefModel(SimWorld.seed(), model, clients, fault);
+        ref.admin(admin);
+        orderOps.reset();
         ref.where = "seed " + seed + " start";
         outcomes.clear();
         clock.set(START_MILLIS);
@@ -173,7 +176,8 @@ final class Simulation {
         else if (r < 71) adminOps.openPosition();
         else if (r < 76) adminOps.fillPosition(false);
         else if (r < 79) adminOps.fillPosition(true);
-        else if (r < 87) adminOps.realityTicker();
+        else if (r < 84) adminOps.realityTicker();
+        else if (r < 87) orderOps.spotTicker();
         else if (r < 90) adminOps.futuresTicker();
         else if (r < 93) adminOps.ingest();
         else if (r < 97) adminOps.advanceClock();
@@ -201,6 +205,7 @@ final class Simulation {
         m.put(Endpoint.SMALL_ASSETS_TRADE, this::smallAssetsTrade);
         m.put(Endpoint.PLACE_REALITY_ORDER, this::placeReality);
         m.put(Endpoint.CANCEL_REALITY_ORDER, this::cancelReality);
+        orderOps.register(m); // issue 25: the engine's rows
         return m;
     }
 
