@@ -53,6 +53,7 @@ class CcxtConformanceTest {
                 BTC 0.35 USDT debt 2000
                 ETH/USDT:USDT short 2 @ 3500
                 BTC/USDT:USDT long 0.05 @ 95000
+                open true
                 """);
         NodeConformance.Result sdk = runSnippet("bitget-api");
         assertThat(sdk.exit()).as(sdk.output()).isZero();
