@@ -7,7 +7,6 @@ import io.tas.error.ApiException;
 import io.tas.error.ErrorCode;
 import io.tas.ledger.Ledger;
 import io.tas.ledger.LedgerTypes.AccountType;
-import io.tas.ledger.LedgerTypes.Balance;
 import io.tas.ledger.LedgerTypes.BalanceKey;
 import io.tas.ledger.LedgerTypes.Counter;
 import io.tas.ledger.LedgerTypes.Field;
@@ -25,7 +24,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.math.BigDecimal;
-import java.math.MathContext;
 import java.math.RoundingMode;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -52,9 +50,6 @@ public final class RealityService {
     static final int MAX_PRICE_DECIMALS = Ledger.SCALE - Instrument.QUANTITY_DECIMALS;
     /** D72's minimum order value of a spot pair, in the quote coin. */
     static final BigDecimal MIN_NOTIONAL = BigDecimal.ONE;
-    /** Fees paid in the platform token are 20% lower (the ratio the demo's seeded fills use: 0.08% instead of 0.1%). */
-    static final BigDecimal TOKEN_FEE_DISCOUNT = new BigDecimal("0.8");
-    static final int TOKEN_FEE_SCALE = 12;
 
     private final Database db;
     private final Clock clock;
@@ -417,32 +412,15 @@ public final class RealityService {
         moves.add(move(o.isBuy() ? base : quote, Field.available, o.isBuy() ? size : amount, Counter.trade));
 
         BigDecimal rate = scope.equals("taker") ? fees.takerRate() : fees.makerRate();
-        String deduction = "no";
-        String feeCoin = o.isBuy() ? o.baseCoin() : o.quoteCoin();
-        BigDecimal fee = Ledger.scaled((o.isBuy() ? size : amount).multiply(rate)).stripTrailingZeros();
-        BigDecimal deducted = BigDecimal.ZERO;
-        BalanceKey tokenKey = key(o.uid(), platformToken);
-        if (deduct && tokenKey.compareTo(base) != 0 && tokenKey.compareTo(quote) != 0 && fees.tokenPrice() != null && fees.quotePrice() != null) {
-            BigDecimal tokenFee = amount.multiply(fees.quotePrice()).multiply(rate).multiply(TOKEN_FEE_DISCOUNT)
-                    .divide(fees.tokenPrice(), MathContext.DECIMAL128).setScale(TOKEN_FEE_SCALE, RoundingMode.DOWN).stripTrailingZeros();
-            Balance token = rows.get(tokenKey);
-            // A token fee that rounds to 0 at 12 decimals is no deduction: the fee stays in the received coin.
-            if (tokenFee.signum() > 0 && token.available().compareTo(tokenFee) >= 0) {
-                deduction = "yes";
-                feeCoin = platformToken;
-                fee = tokenFee;
-                deducted = tokenFee;
-            }
-        }
-        if (fee.signum() != 0) {
-            BalanceKey feeKey = deduction.equals("yes") ? tokenKey : (o.isBuy() ? base : quote);
-            moves.add(move(feeKey, Field.available, fee.negate(), Counter.fee));
-        }
+        // The engine's spot fee rule (issue 25: one rule for both): the coin received, or the platform token.
+        io.tas.trade.SpotSettlement.Fee fee = io.tas.trade.SpotSettlement.fee(o.uid(), market.instrument(Category.SPOT, o.symbol()), o.isBuy(),
+                amount, size, new io.tas.trade.SpotSettlement.Terms(rate, deduct, platformToken, fees.tokenPrice(), fees.quotePrice()), rows, moves);
+        if (fee.amount().signum() != 0) moves.add(move(fee.key(), Field.available, fee.amount().negate(), Counter.fee));
         String status = done ? RealityOrder.FILLED : RealityOrder.PARTIALLY_FILLED;
         RealityOrder next = o.next(o.frozen().subtract(release), filledQty, filledAmount, status, now);
         // §2.17: fees as the platform shows them, negative (as the seeded fills).
         SpotFill fill = new SpotFill(o.uid(), tradeId, o.orderId(), o.symbol(), o.orderType(), o.side(), m.price(), size, amount, scope,
-                deduction, feeCoin, deducted.negate(), fee.negate(), now, now, o.category(), BigDecimal.ZERO);
+                fee.deduction(), fee.coin(), fee.deducted().negate(), fee.amount().negate(), now, now, o.category(), BigDecimal.ZERO);
         return new Outcome(next, List.of(fill));
     }
 

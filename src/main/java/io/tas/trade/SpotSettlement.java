@@ -22,14 +22,14 @@ import static io.tas.ledger.Ledger.move;
  * fee in the coin received, or in the platform token at its USDT price with the token discount when the account has
  * deduction on and enough of it (the rule Reality orders follow, D72).
  */
-final class SpotSettlement {
+public final class SpotSettlement {
     static final BigDecimal TOKEN_FEE_DISCOUNT = new BigDecimal("0.8");
     static final int TOKEN_FEE_SCALE = 12;
 
     private SpotSettlement() {}
 
     /** The fee terms of one side: its rate, and the token prices deduction needs (null when one is missing). */
-    record Terms(BigDecimal rate, boolean deduct, String token, BigDecimal tokenPrice, BigDecimal quotePrice) {}
+    public record Terms(BigDecimal rate, boolean deduct, String token, BigDecimal tokenPrice, BigDecimal quotePrice) {}
 
     /** The order after the fill and the fill as the fills rows show it. */
     record Settled(TradeOrder order, SpotFill fill) {}
@@ -50,32 +50,39 @@ final class SpotSettlement {
         moves.add(move(o.isBuy() ? quote : base, Field.available, (o.isBuy() ? amount : size).negate(), Counter.trade));
         moves.add(move(o.isBuy() ? base : quote, Field.available, o.isBuy() ? size : amount, Counter.trade));
 
-        String feeCoin = o.isBuy() ? inst.baseCoin() : inst.quoteCoin();
-        BigDecimal fee = Ledger.scaled((o.isBuy() ? size : amount).multiply(terms.rate())).stripTrailingZeros();
-        BalanceKey feeKey = o.isBuy() ? base : quote;
-        String deduction = "no";
-        BigDecimal deducted = BigDecimal.ZERO;
-        BalanceKey tokenKey = key(o.uid(), terms.token());
+        Fee fee = fee(o.uid(), inst, o.isBuy(), amount, size, terms, rows, moves);
+        if (fee.amount().signum() != 0) moves.add(move(fee.key(), Field.available, fee.amount().negate(), Counter.fee));
+        TradeOrder next = o.next(o.frozen().subtract(release), o.cumExecQty().add(size), o.cumExecValue().add(amount),
+                o.fee().add(fee.amount()), fee.coin(), TradeOrder.PARTIALLY_FILLED, null, now);
+        SpotFill fill = new SpotFill(o.uid(), tradeId, o.orderId(), o.symbol(), o.orderType(), o.side(), price, size, amount, scope,
+                fee.deduction(), fee.coin(), fee.deducted().negate(), fee.amount().negate(), now, now, o.category().wire(), BigDecimal.ZERO);
+        return new Settled(next, fill);
+    }
+
+    /** The fee of one side of a spot fill: where it is taken from, how much, and whether it was paid in the token. */
+    public record Fee(BalanceKey key, String coin, BigDecimal amount, String deduction, BigDecimal deducted) {}
+
+    /**
+     * The fee of one side of a spot fill (the engine's and Reality orders', D72): rate x the coin received (the base size
+     * for a buy, the quote amount for a sell), taken from it; with deduction on, in the platform token at its USDT price
+     * with the 20% discount, rounded down to 12 decimals, when the token is priced, is neither coin of the pair, and its
+     * balance, as this ledger change leaves it so far (`pending`), covers it.
+     */
+    public static Fee fee(long uid, Instrument inst, boolean buy, BigDecimal amount, BigDecimal size, Terms terms, Ledger.Locked rows,
+                          List<Movement> pending) {
+        BalanceKey base = key(uid, inst.baseCoin());
+        BalanceKey quote = key(uid, inst.quoteCoin());
+        BigDecimal fee = Ledger.scaled((buy ? size : amount).multiply(terms.rate())).stripTrailingZeros();
+        BalanceKey tokenKey = key(uid, terms.token());
         if (terms.deduct() && !tokenKey.equals(base) && !tokenKey.equals(quote) && terms.tokenPrice() != null && terms.quotePrice() != null) {
             BigDecimal tokenFee = amount.multiply(terms.quotePrice()).multiply(terms.rate()).multiply(TOKEN_FEE_DISCOUNT)
                     .divide(terms.tokenPrice(), MathContext.DECIMAL128).setScale(TOKEN_FEE_SCALE, RoundingMode.DOWN).stripTrailingZeros();
-            // The token's balance is read as this batch leaves it: an earlier fill's deduction counts.
             BigDecimal tokenLeft = rows.get(tokenKey).available();
-            for (Movement m : moves) if (m.key().equals(tokenKey) && m.field() == Field.available) tokenLeft = tokenLeft.add(m.amount());
-            if (tokenFee.signum() > 0 && tokenLeft.compareTo(tokenFee) >= 0) {
-                deduction = "yes";
-                feeCoin = terms.token();
-                fee = tokenFee;
-                deducted = tokenFee;
-                feeKey = tokenKey;
-            }
+            for (Movement m : pending) if (m.key().equals(tokenKey) && m.field() == Field.available) tokenLeft = tokenLeft.add(m.amount());
+            // A token fee that rounds to 0 at 12 decimals is no deduction: the fee stays in the received coin.
+            if (tokenFee.signum() > 0 && tokenLeft.compareTo(tokenFee) >= 0) return new Fee(tokenKey, terms.token(), tokenFee, "yes", tokenFee);
         }
-        if (fee.signum() != 0) moves.add(move(feeKey, Field.available, fee.negate(), Counter.fee));
-        TradeOrder next = o.next(o.frozen().subtract(release), o.cumExecQty().add(size), o.cumExecValue().add(amount),
-                o.fee().add(fee), feeCoin, TradeOrder.PARTIALLY_FILLED, null, now);
-        SpotFill fill = new SpotFill(o.uid(), tradeId, o.orderId(), o.symbol(), o.orderType(), o.side(), price, size, amount, scope,
-                deduction, feeCoin, deducted.negate(), fee.negate(), now, now, o.category().wire(), BigDecimal.ZERO);
-        return new Settled(next, fill);
+        return new Fee(buy ? base : quote, buy ? inst.baseCoin() : inst.quoteCoin(), fee, "no", BigDecimal.ZERO);
     }
 
     /** The balance rows a spot order's fills touch: base, quote and, with deduction on, the platform token. */
@@ -84,5 +91,5 @@ final class SpotSettlement {
                 : List.of(key(uid, inst.baseCoin()), key(uid, inst.quoteCoin()));
     }
 
-    static BalanceKey key(long uid, String coin) { return new BalanceKey(uid, AccountType.unified, coin); }
+    public static BalanceKey key(long uid, String coin) { return new BalanceKey(uid, AccountType.unified, coin); }
 }

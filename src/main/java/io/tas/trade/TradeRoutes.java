@@ -97,14 +97,20 @@ public final class TradeRoutes implements Routes.Feature {
                 p.decimal("tpLimitPrice"), p.decimal("slLimitPrice"), clientOid(p.get("clientOid")))));
     }
 
-    /** uta/trade/Place-Batch.md: data is the array of lines itself, as cancel-batch's (bitget-api: PlaceBatchOrdersResponseV3[]). */
+    /**
+     * uta/trade/Place-Batch.md: data is the array of lines itself, as cancel-batch's (bitget-api: PlaceBatchOrdersResponseV3[]).
+     * A line that is not an order at all (a missing or malformed parameter) refuses the whole batch, nothing placed; a
+     * refusal of a well-formed order (balance, decimals, duplicate clientOid) is its line's (D158).
+     */
     private List<BatchLine> placeBatch(ApiRequest r) {
+        List<JsonNode> lines = lines(r.body());
+        List<TradingService.Place> orders = lines.stream().map(line -> place(r.uid(), Params.of(line))).toList();
         List<BatchLine> out = new ArrayList<>();
-        for (JsonNode line : lines(r.body())) {
+        for (int i = 0; i < orders.size(); i++) {
             try {
-                out.add(line(trading.place(place(r.uid(), Params.of(line)))));
+                out.add(line(trading.place(orders.get(i))));
             } catch (ApiException e) {
-                out.add(failed(e, line));
+                out.add(failed(e, lines.get(i)));
             }
         }
         return out;
@@ -117,15 +123,17 @@ public final class TradeRoutes implements Routes.Feature {
         return result(trading.cancel(lookup(r.uid(), p), symbol == null ? null : symbol.toUpperCase(Locale.ROOT)));
     }
 
+    /** As place-batch: a line without an orderId or clientOid refuses the batch; an order not found is its line's (25204). */
     private List<BatchLine> cancelBatch(ApiRequest r) {
+        List<JsonNode> lines = lines(r.body());
+        List<TradingService.Lookup> lookups = lines.stream().map(line -> lookup(r.uid(), Params.of(line))).toList();
         List<BatchLine> out = new ArrayList<>();
-        for (JsonNode line : lines(r.body())) {
+        for (int i = 0; i < lookups.size(); i++) {
             try {
-                Params p = Params.of(line);
-                String symbol = p.get("symbol");
-                out.add(line(trading.cancel(lookup(r.uid(), p), symbol == null ? null : symbol.toUpperCase(Locale.ROOT))));
+                String symbol = Params.of(lines.get(i)).get("symbol");
+                out.add(line(trading.cancel(lookups.get(i), symbol == null ? null : symbol.toUpperCase(Locale.ROOT))));
             } catch (ApiException e) {
-                out.add(failed(e, line));
+                out.add(failed(e, lines.get(i)));
             }
         }
         return out;

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @ParameterizedClass
 @EnumSource(Databases.Kind.class)
-class OrderFillRepeatTest extends SharedServerTest {
+class OrderFillRepeatTest extends EngineServerTest {
     private static final AtomicInteger NAMES = new AtomicInteger();
     private static final String PLACE = "/api/v3/trade/place-order";
     private static final String INFO = "/api/v3/trade/order-info?orderId=";

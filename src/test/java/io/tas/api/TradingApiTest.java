@@ -22,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @ParameterizedClass
 @EnumSource(Databases.Kind.class)
-class TradingApiTest extends SharedServerTest {
+class TradingApiTest extends EngineServerTest {
     private static final AtomicInteger NAMES = new AtomicInteger();
     private static final String PLACE = "/api/v3/trade/place-order";
     private static final String INFO = "/api/v3/trade/order-info?orderId=";

@@ -20,7 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @ParameterizedClass
 @EnumSource(Databases.Kind.class)
-class TradingRowsApiTest extends SharedServerTest {
+class TradingRowsApiTest extends EngineServerTest {
     private static final AtomicInteger NAMES = new AtomicInteger();
     private static final String PLACE = "/api/v3/trade/place-order";
     private static final String INFO = "/api/v3/trade/order-info?orderId=";
@@ -53,14 +53,18 @@ class TradingRowsApiTest extends SharedServerTest {
         String spot = "TB" + tag + "USDT";
         instrument("{\"category\":\"SPOT\",\"symbol\":\"" + spot + "\",\"baseCoin\":\"TB" + tag + "\",\"quoteCoin\":\"USDT\"}");
         ticker("SPOT", spot, "100.01", "99.99", "5", "100");
-        // Two resting buys, 1 at 90 and 1 at 91: 181 frozen. A third line with a bad side fails alone.
+        // Two resting buys, 1 at 90 and 1 at 91: 181 frozen. A third line with a price off the step fails alone (25244);
+        // a line that is no order at all (a bad side) refuses the whole batch, nothing placed.
+        assertError(c.post("/api/v3/trade/place-batch", "[{\"category\":\"SPOT\",\"symbol\":\"" + spot + "\",\"side\":\"buy\",\"orderType\":\"limit\",\"qty\":\"1\",\"price\":\"90\"},"
+                + "{\"category\":\"SPOT\",\"symbol\":\"" + spot + "\",\"side\":\"up\",\"orderType\":\"limit\",\"qty\":\"1\",\"price\":\"91\"}]"), "40020");
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "1000/0/0");
         Reply batch = c.post("/api/v3/trade/place-batch", "[{\"category\":\"SPOT\",\"symbol\":\"" + spot + "\",\"side\":\"buy\",\"orderType\":\"limit\",\"qty\":\"1\",\"price\":\"90\"},"
                 + "{\"category\":\"SPOT\",\"symbol\":\"" + spot + "\",\"side\":\"buy\",\"orderType\":\"limit\",\"qty\":\"1\",\"price\":\"91\",\"clientOid\":\"b2\"},"
-                + "{\"category\":\"SPOT\",\"symbol\":\"" + spot + "\",\"side\":\"up\",\"orderType\":\"limit\",\"qty\":\"1\",\"price\":\"91\"}]");
+                + "{\"category\":\"SPOT\",\"symbol\":\"" + spot + "\",\"side\":\"buy\",\"orderType\":\"limit\",\"qty\":\"1\",\"price\":\"91.001\"}]");
         ok(batch);
         JsonNode lines = batch.data();
         assertThat(lines).hasSize(3);
-        assertThat(lines.get(2).get("code").asText()).isEqualTo("40020");
+        assertThat(lines.get(2).get("code").asText()).isEqualTo("25244");
         String first = lines.get(0).get("orderId").asText();
         String second = lines.get(1).get("orderId").asText();
         assertThat(admin.balances(uid)).containsEntry("unified/USDT", "819/181/0");
