@@ -7,7 +7,7 @@ public final class Main {
               netty-baseline --port P [--host 127.0.0.1] [--body-file F] [--threads N] [--transport auto|epoll|nio]
                              [--offload none|virtual-threads]
               load           --port P [--host H] [--path /api/v3/account/settings] [--connections 64]
-                             [--method GET|POST] [--body TEMPLATE] [--n-from 2] [--n-to 20]
+                             [--method GET|POST] [--body TEMPLATE] [--n-from 2] [--n-to 20] [--alt 'A|B']
                              [--warmup-seconds 30] [--seconds 10] [--max-requests 10000000] [--threads N]
                              [--request-timeout-seconds 10] [--max-reconnects 1000] [--expect 00000 ...]
                              [--label L] [--result-file F] [--server-pid PID] [--progress-seconds 0]
@@ -16,6 +16,7 @@ public final class Main {
                              [--cursor-file F]  (each {cursor} in --path: the next line of F, cycling; connection i
                               starts at line i * lines/connections)
                              (each {n} in TEMPLATE: the next value of the cycle n-from..n-to of the connection;
+                              each {alt} in TEMPLATE: the next of the |-separated --alt values, cycling per request;
                               --expect may repeat: the body must contain each; connection i signs with key i mod k)
               wrk            --port P [--path P] [--cursor-file F] [--credentials-file F | --api-key K ...]
                              [--connections 64] [--threads 2] [--warmup-seconds 20] [--seconds 10] [--label L]

@@ -18,7 +18,8 @@ import java.util.List;
 /**
  * Builds freshly signed requests (new timestamp + signature for every call). One instance per connection.
  * A POST body is a template: each "{n}" in it becomes the next value of the cycle from..to (from, from+1, ..., to,
- * from, ...), so consecutive requests of one connection always send different values.
+ * from, ...), so consecutive requests of one connection always send different values; each "{alt}" becomes the next of
+ * the --alt values ("|"-separated, cycling per request), e.g. a buy and then a sell.
  */
 final class SignedRequests {
     static final AsciiString ACCESS_KEY = AsciiString.cached("ACCESS-KEY");
@@ -30,8 +31,15 @@ final class SignedRequests {
      * What to send: method, request target (incl. optional "?query", signed exactly as sent), body template, and the
      * cursors (lines of --cursor-file) that replace "{cursor}" in the target, the next one per request, cycling.
      */
-    record Spec(HttpMethod method, String path, String bodyTemplate, int from, int to, List<String> cursors) {
+    record Spec(HttpMethod method, String path, String bodyTemplate, int from, int to, List<String> cursors, List<String> alts) {
+        Spec(HttpMethod method, String path, String bodyTemplate, int from, int to, List<String> cursors) {
+            this(method, path, bodyTemplate, from, to, cursors, List.of());
+        }
+
         Spec {
+            if (bodyTemplate.contains("{alt}") == alts.isEmpty()) {
+                throw new IllegalArgumentException("--alt and an {alt} in --body go together");
+            }
             if (to < from) throw new IllegalArgumentException("--n-to must be >= --n-from");
             if (path.contains("{cursor}") == cursors.isEmpty()) {
                 throw new IllegalArgumentException("--cursor-file and a {cursor} in --path go together");
@@ -44,7 +52,11 @@ final class SignedRequests {
                     : Files.readAllLines(Path.of(file)).stream().map(String::trim).filter(l -> !l.isEmpty()).toList();
             if (file != null && cursors.isEmpty()) throw new IllegalArgumentException("--cursor-file " + file + " is empty");
             return new Spec(HttpMethod.valueOf(a.str("method", "GET")), a.str("path", defaultPath), a.str("body", ""),
-                    a.integer("n-from", 2), a.integer("n-to", 20), cursors);
+                    a.integer("n-from", 2), a.integer("n-to", 20), cursors, alts(a.str("alt", null)));
+        }
+
+        private static List<String> alts(String flag) {
+            return flag == null ? List.of() : List.of(flag.split("\\|", -1));
         }
 
         /**
@@ -58,7 +70,8 @@ final class SignedRequests {
 
         /** The body of the request with sequence number seq (0, 1, ...). */
         String body(long seq) {
-            return bodyTemplate.replace("{n}", Long.toString(from + seq % (to - from + 1)));
+            String b = bodyTemplate.replace("{n}", Long.toString(from + seq % (to - from + 1)));
+            return alts.isEmpty() ? b : b.replace("{alt}", alts.get((int) (seq % alts.size())));
         }
     }
 
