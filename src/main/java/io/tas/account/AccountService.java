@@ -76,6 +76,9 @@ public final class AccountService implements AutoCloseable {
     /** Locks the account for the transaction: every write of its settings or positions takes this lock first. */
     public void lock(Tx tx, long uid) { store.lock(tx.dsl(), List.of(uid)); }
 
+    /** As lockAll, and their settings as this transaction sees them (two statements whatever their number). */
+    public java.util.Map<Long, AccountSettings> lockAllSettings(Tx tx, java.util.Collection<Long> uids) { return store.lockSettings(tx.dsl(), uids); }
+
     /** Locks several accounts in uid order (the matching engine: a taker and the makers it trades with). */
     public void lockAll(Tx tx, java.util.Collection<Long> uids) { store.lock(tx.dsl(), uids); }
 

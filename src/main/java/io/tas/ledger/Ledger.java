@@ -34,12 +34,24 @@ public final class Ledger implements AutoCloseable {
     private final IdGenerator ids;
     private final LedgerStore store = new LedgerStore();
     private final GroupCommit<Change<?>> groupCommit;
+    /** How each type of side write a change stages (Locked.alsoWrite) is written, once per batch (issue 25). */
+    private final Map<Class<?>, java.util.function.BiConsumer<DSLContext, List<Object>>> sideWriters = new java.util.concurrent.ConcurrentHashMap<>();
 
     public Ledger(Database db, Clock clock, IdGenerator ids) {
         this.db = db;
         this.clock = clock;
         this.ids = ids;
         this.groupCommit = new GroupCommit<>(this::runTogether);
+    }
+
+    /**
+     * Registers how side writes of a type are stored: a change stages them (Locked.alsoWrite) with its movements, and the
+     * batch that commits the change hands every accepted change's items of that type to the writer, in order, in the
+     * same transaction (the matching engine's orders, fills and trades, written together with their money).
+     */
+    @SuppressWarnings("unchecked")
+    public <T> void writeWith(Class<T> type, java.util.function.BiConsumer<DSLContext, List<T>> writer) {
+        sideWriters.put(type, (dsl, items) -> writer.accept(dsl, (List<T>) (List<?>) items));
     }
 
     /** The writes of one ledger transaction, staged until its database transaction writes them. */
@@ -55,6 +67,7 @@ public final class Ledger implements AutoCloseable {
         private final Map<BalanceKey, Balance> shared;
         private final Map<BalanceKey, Balance> mine = new TreeMap<>();
         private final List<Staged> staged = new ArrayList<>();
+        private final List<Object> sideItems = new ArrayList<>();
 
         private final Map<Long, String> kinds;
 
@@ -119,11 +132,18 @@ public final class Ledger implements AutoCloseable {
             return txId;
         }
 
+        /** Stages a side write of a type registered with writeWith: written with this change, or not at all. */
+        public void alsoWrite(Object item) {
+            if (!sideWriters.containsKey(item.getClass())) throw new IllegalStateException("no writer for " + item.getClass());
+            sideItems.add(item);
+        }
+
         /** The change succeeded: its rows become the batch's, its writes join the batch's. */
-        void mergeInto(Set<BalanceKey> changed, List<Staged> writes) {
+        void mergeInto(Set<BalanceKey> changed, List<Staged> writes, List<Object> items) {
             shared.putAll(mine);
             changed.addAll(mine.keySet());
             writes.addAll(staged);
+            items.addAll(sideItems);
         }
     }
 
@@ -200,6 +220,7 @@ public final class Ledger implements AutoCloseable {
         private final List<? extends Change<?>> changes;
         private final Set<BalanceKey> changed = new TreeSet<>();
         private final List<Staged> writes = new ArrayList<>();
+        private final List<Object> sideItems = new ArrayList<>();
         private final Map<BalanceKey, Balance> rows = new TreeMap<>();
         private final Map<Long, String> kinds = new HashMap<>();
         /** Whether the batch's lock is the first statement of its transaction (a group commit's own transaction). */
@@ -230,7 +251,7 @@ public final class Ledger implements AutoCloseable {
             try {
                 // The decision runs without SQL: a failing statement would abort the transaction the whole batch shares.
                 T value = db.forbiddingSql(() -> c.work().apply(locked));
-                locked.mergeInto(changed, writes);
+                locked.mergeInto(changed, writes, sideItems);
                 return new Outcome<>(value, null);
             } catch (Throwable e) {
                 // Rejected (ApiException) or broken in any way: only this change's staged rows are dropped.
@@ -241,6 +262,9 @@ public final class Ledger implements AutoCloseable {
         void write() {
             List<Balance> after = changed.stream().map(rows::get).toList();
             store.write(dsl, writes, after);
+            Map<Class<?>, List<Object>> byType = new java.util.LinkedHashMap<>();
+            sideItems.forEach(i -> byType.computeIfAbsent(i.getClass(), t -> new ArrayList<>()).add(i));
+            byType.forEach((type, items) -> sideWriters.get(type).accept(dsl, items));
         }
     }
 

@@ -43,6 +43,40 @@ public class TradeTape {
         store.addToCandle(tx.dsl(), c, symbol, Interval.M1.bucket(ts), price, size, price.multiply(size));
     }
 
+    /** A trade to record with others (recordAll): as record's arguments. */
+    public record Print(Category category, String symbol, BigDecimal price, BigDecimal size, String takerSide, long ts) {}
+
+    /**
+     * Many trades in the caller's transaction, in order: one batch of trade rows, and one candle statement per symbol and
+     * minute (the engine's batched fills, issue 25). The same rows and candles as record() called for each.
+     */
+    public void recordAll(org.jooq.DSLContext dsl, java.util.List<Print> prints) {
+        if (ids == null || prints.isEmpty()) return;
+        java.util.List<Object[]> rows = new java.util.ArrayList<>(prints.size());
+        java.util.Map<String, java.util.List<Print>> byMinute = new java.util.LinkedHashMap<>();
+        for (Print p : prints) {
+            if (p.price().signum() <= 0 || p.size().signum() <= 0 || !(p.takerSide().equals("buy") || p.takerSide().equals("sell"))) {
+                throw new IllegalArgumentException("trade " + p);
+            }
+            Category c = book(p.category());
+            rows.add(new Object[]{ids.next(), c.wire(), p.symbol(), p.price(), p.size(), p.takerSide(), p.ts()});
+            byMinute.computeIfAbsent(c.wire() + " " + p.symbol() + " " + Interval.M1.bucket(p.ts()), k -> new java.util.ArrayList<>()).add(p);
+        }
+        store.insertTrades(dsl, rows);
+        for (java.util.List<Print> group : byMinute.values()) {
+            Print first = group.getFirst();
+            BigDecimal high = first.price(), low = first.price(), size = BigDecimal.ZERO, turnover = BigDecimal.ZERO;
+            for (Print p : group) {
+                high = high.max(p.price());
+                low = low.min(p.price());
+                size = size.add(p.size());
+                turnover = turnover.add(p.price().multiply(p.size()));
+            }
+            store.foldIntoCandle(dsl, book(first.category()), first.symbol(), Interval.M1.bucket(first.ts()), first.price(), high, low,
+                    group.getLast().price(), size, turnover);
+        }
+    }
+
     /**
      * After a committed ticker update (MarketService.onTicker): the minute of its ts gets its lastPrice as the close,
      * and as the high or low when beyond them, without volume. A ticker without a price (0) moves nothing. A failure

@@ -334,9 +334,12 @@ public final class StrategyService {
         return db.read(dsl -> store.pendingTpsl(dsl, category, symbol));
     }
 
-    /** One of uid's strategy orders by orderId (wins) or clientOid, locked for the caller's transaction. */
-    public java.util.Optional<StrategyOrder> find(io.tas.store.Tx tx, long uid, Long orderId, String clientOid) {
-        return store.find(tx.dsl(), uid, orderId, clientOid);
+    /**
+     * One of uid's working strategy orders by orderId (wins) or clientOid (ingested records may share one: the newest),
+     * locked for the caller's transaction.
+     */
+    public java.util.Optional<StrategyOrder> findOpen(io.tas.store.Tx tx, long uid, Long orderId, String clientOid) {
+        return store.findOpen(tx.dsl(), uid, orderId, clientOid);
     }
 
     /** Ends a working order (success: triggered; cancelled); false when it was no longer working. */

@@ -113,9 +113,12 @@ final class StrategyStore {
                 .set(io.tas.store.generated.Tables.TPSL_TRIGGER.UID, uid).execute();
     }
 
-    java.util.Optional<StrategyOrder> find(DSLContext dsl, long uid, Long orderId, String clientOid) {
-        Condition c = STRATEGY_ORDER.UID.eq(uid).and(orderId != null ? STRATEGY_ORDER.ORDER_ID.eq(orderId) : STRATEGY_ORDER.CLIENT_OID.eq(clientOid));
-        return dsl.selectFrom(STRATEGY_ORDER).where(c).forUpdate().fetchOptional().map(StrategyStore::order);
+    /** uid's working order with this orderId (wins) or clientOid, the newest when a clientOid names several, locked. */
+    java.util.Optional<StrategyOrder> findOpen(DSLContext dsl, long uid, Long orderId, String clientOid) {
+        Condition c = STRATEGY_ORDER.UID.eq(uid).and(orderId != null ? STRATEGY_ORDER.ORDER_ID.eq(orderId) : STRATEGY_ORDER.CLIENT_OID.eq(clientOid))
+                .and(STRATEGY_ORDER.STATUS.in(StrategyOrder.OPEN_STATUSES));
+        return dsl.selectFrom(STRATEGY_ORDER).where(c).orderBy(STRATEGY_ORDER.ORDER_ID.desc()).limit(1).forUpdate()
+                .fetchOptional().map(StrategyStore::order);
     }
 
     /** Moves a pending order to a final status; false when it was no longer pending (another node or a cancel won). */

@@ -31,6 +31,28 @@ final class OrderStore {
         dsl.executeInsert(record(dsl, o));
     }
 
+    /** Orders in one JDBC batch each way: new ones inserted, changed ones updated (the engine's batched writes). */
+    void write(DSLContext dsl, List<TradeOrder> inserts, List<TradeOrder> updates) {
+        if (!inserts.isEmpty()) dsl.batchInsert(inserts.stream().map(o -> record(dsl, o)).toList()).execute();
+        if (updates.isEmpty()) return;
+        var batch = dsl.batch(dsl.update(TRADE_ORDER)
+                .set(TRADE_ORDER.PRICE, (BigDecimal) null).set(TRADE_ORDER.QTY, (BigDecimal) null).set(TRADE_ORDER.FROZEN, (BigDecimal) null)
+                .set(TRADE_ORDER.CUM_EXEC_QTY, (BigDecimal) null).set(TRADE_ORDER.CUM_EXEC_VALUE, (BigDecimal) null)
+                .set(TRADE_ORDER.FEE, (BigDecimal) null).set(TRADE_ORDER.FEE_COIN, (String) null).set(TRADE_ORDER.STATUS, (String) null)
+                .set(TRADE_ORDER.CANCEL_REASON, (String) null).set(TRADE_ORDER.U_TIME, (Long) null)
+                .where(TRADE_ORDER.ORDER_ID.eq((Long) null)));
+        for (TradeOrder o : updates) {
+            batch.bind(o.price(), o.qty(), o.frozen(), o.cumExecQty(), o.cumExecValue(), o.fee(), o.feeCoin(), o.status(), o.cancelReason(),
+                    o.uTime(), o.orderId());
+        }
+        batch.execute();
+    }
+
+    /** Orders by id, as the caller's transaction sees them (a sweep's page, read again under the book lock). */
+    List<TradeOrder> byIds(DSLContext dsl, Collection<Long> orderIds) {
+        return dsl.selectFrom(TRADE_ORDER).where(TRADE_ORDER.ORDER_ID.in(orderIds)).orderBy(TRADE_ORDER.ORDER_ID).fetch(OrderStore::toOrder);
+    }
+
     void update(DSLContext dsl, TradeOrder o) {
         dsl.update(TRADE_ORDER)
                 .set(TRADE_ORDER.PRICE, o.price())

@@ -71,7 +71,7 @@ public final class TpslOrders {
     public TradingService.Result cancel(long uid, Long orderId, String clientOid) {
         if (orderId == null && clientOid == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "orderId,clientOid");
         return db.tx(tx -> {
-            StrategyOrder o = strategies.find(tx, uid, orderId, clientOid).filter(StrategyOrder::open)
+            StrategyOrder o = strategies.findOpen(tx, uid, orderId, clientOid)
                     .orElseThrow(() -> new ApiException(ErrorCode.STRATEGY_NOT_EXIST));
             strategies.finish(tx, uid, o.orderId(), "cancelled");
             return new TradingService.Result(o.orderId(), o.clientOid());

@@ -87,7 +87,20 @@ public final class TradingService {
         this.platformToken = platformToken;
         this.book = book;
         this.futures = new FuturesSettlement(ledger, positions);
+        // A spot change's orders, fills and public trades are staged with its movements and written by the batch that
+        // commits it (Ledger.writeWith): one statement per kind for a whole group commit or sweep page.
+        ledger.writeWith(OrderWrite.class, (dsl, writes) -> store.write(dsl,
+                writes.stream().filter(OrderWrite::insert).map(OrderWrite::order).toList(),
+                writes.stream().filter(w -> !w.insert()).map(OrderWrite::order).toList()));
+        ledger.writeWith(FillWrite.class, (dsl, writes) -> spot.appendExecutionFills(dsl, writes.stream().map(FillWrite::fill).toList()));
+        ledger.writeWith(TradeTape.Print.class, tape::recordAll);
     }
+
+    /** A staged order write of a ledger change: inserted (new) or updated. */
+    record OrderWrite(TradeOrder order, boolean insert) {}
+
+    /** A staged fill of a ledger change (the fills rows). */
+    record FillWrite(SpotFill fill) {}
 
     /** Command: place-order, parsed. price null for market orders; posSide null in one-way mode. */
     public record Place(long uid, Category category, String symbol, String side, String orderType, String timeInForce,
@@ -118,7 +131,8 @@ public final class TradingService {
             if (earlier.isPresent()) return replay(earlier.get(), c);
         }
         try {
-            return db.tx(tx -> placeIn(tx, c, inst));
+            Result fast = takesOnlySyntheticLiquidity(c) ? placeAgainstSyntheticBook(c, inst) : null;
+            return fast != null ? fast : db.tx(tx -> placeIn(tx, c, inst));
         } catch (IntegrityConstraintViolationException e) {
             // The unique (uid, clientOid) key: a concurrent first send on another symbol won; answer as its repeat.
             Optional<TradeOrder> winner = c.clientOid() == null ? Optional.empty() : db.read(dsl -> store.byClientOid(dsl, c.uid(), c.clientOid()));
@@ -146,6 +160,33 @@ public final class TradingService {
             BigDecimal value = quoteQty ? qty : c.price() != null ? c.price().multiply(qty) : null;
             if (value != null && value.compareTo(MIN_SPOT_NOTIONAL) < 0) throw new ApiException(ErrorCode.BELOW_MIN_QTY);
         }
+    }
+
+    /** A spot order that cannot rest (market, IOC, FOK): it may skip the book lock when no resting order crosses it (D168). */
+    private static boolean takesOnlySyntheticLiquidity(Place c) {
+        return !c.category().isFutures() && (c.orderType().equals("market") || c.timeInForce().equals("ioc") || c.timeInForce().equals("fok"));
+    }
+
+    /**
+     * D168: a spot order that cannot rest and that no resting order crosses trades only with the synthetic book, so it
+     * touches no other order: it is one ledger change (its freeze, fills, fees, the order row, its fills and trades),
+     * group-committed with others, without the book lock. Null when a resting order crosses it, or when fill-or-kill
+     * refuses it: the locked path decides those.
+     */
+    private Result placeAgainstSyntheticBook(Place c, Instrument inst) {
+        boolean buy = c.side().equals("buy");
+        BigDecimal limit = c.orderType().equals("limit") ? c.price() : null;
+        if (!db.read(dsl -> store.crossing(dsl, c.category(), inst.symbol(), buy, limit, 1)).isEmpty()) return null;
+        TradeOrder o = spotOrder(c, inst);
+        List<Liquidity> liquidity = Liquidity.merge(List.of(), synthetic(inst, buy), buy, limit);
+        if (o.isMarket() && liquidity.isEmpty()) throw new ApiException(ErrorCode.INSUFFICIENT_LIQUIDITY);
+        if (o.timeInForce().equals("fok") && Liquidity.depth(liquidity).compareTo(o.qty()) < 0) return null;
+        List<Liquidity.Fill> fills = Liquidity.walk(liquidity, o.qtyInQuote() ? null : o.qty(), o.qtyInQuote() ? o.qty() : null,
+                Instrument.QUANTITY_DECIMALS);
+        if (o.qtyInQuote() && fills.isEmpty()) throw new ApiException(ErrorCode.BELOW_MIN_QTY);
+        Map<Long, Boolean> deduct = Map.of(c.uid(), accounts.settings(c.uid()).deduct() == Deduct.on);
+        Set<BalanceKey> keys = new TreeSet<>(SpotSettlement.keys(c.uid(), inst, platformToken, deduct.get(c.uid())));
+        return ledger.submit(keys, spotChange(o, inst, deduct, fills, false, o.cTime()));
     }
 
     private Result placeIn(Tx tx, Place c, Instrument inst) {
@@ -180,7 +221,8 @@ public final class TradingService {
                 Instrument.QUANTITY_DECIMALS);
         if (o.qtyInQuote() && fills.isEmpty()) throw new ApiException(ErrorCode.BELOW_MIN_QTY);
         boolean rests = !o.isMarket() && (o.timeInForce().equals("gtc") || o.timeInForce().equals("post_only"));
-        Matched m = o.isFutures() ? settleFutures(tx, o, inst, fills, rests, now) : settleSpot(tx, o, inst, settings, fills, rests, now);
+        if (!o.isFutures()) return settleSpot(tx, o, inst, settings, fills, rests, now);
+        Matched m = settleFutures(tx, o, inst, fills, rests, now);
         store.insert(dsl, m.taker());
         m.makers().values().forEach(x -> store.update(dsl, x));
         spot.appendExecutionFills(dsl, m.fills());
@@ -202,15 +244,9 @@ public final class TradingService {
 
     /** The new order: hold mode, position side and what it freezes; a closing order must have a position to close. */
     private TradeOrder newOrder(Tx tx, Place c, Instrument inst, AccountSettings settings) {
+        if (!c.category().isFutures()) return spotOrder(c, inst);
         long now = clock.millis();
         boolean buy = c.side().equals("buy");
-        if (!c.category().isFutures()) {
-            BigDecimal frozen = buy ? (c.price() == null ? c.qty() : c.price().multiply(c.qty())) : c.qty();
-            return new TradeOrder(ids.next(), c.uid(), c.clientOid(), c.category(), inst.symbol(), c.side(), c.orderType(),
-                    c.timeInForce(), c.price(), c.qty(), null, HoldMode.one_way_mode.name(), null, false, null, null,
-                    buy ? inst.quoteCoin() : inst.baseCoin(), Ledger.scaled(frozen).stripTrailingZeros(), BigDecimal.ZERO,
-                    BigDecimal.ZERO, BigDecimal.ZERO, null, TradeOrder.LIVE, null, now, now);
-        }
         HoldMode mode = settings.holdMode();
         String posSide = null;
         boolean closes;
@@ -241,6 +277,17 @@ public final class TradingService {
         return o.next(frozen, BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, null, TradeOrder.LIVE, null, now);
     }
 
+    /** A new spot order: it freezes price x qty of the quote coin (a limit buy), its quote budget (a market buy) or its qty. */
+    private TradeOrder spotOrder(Place c, Instrument inst) {
+        long now = clock.millis();
+        boolean buy = c.side().equals("buy");
+        BigDecimal frozen = buy ? (c.price() == null ? c.qty() : c.price().multiply(c.qty())) : c.qty();
+        return new TradeOrder(ids.next(), c.uid(), c.clientOid(), c.category(), inst.symbol(), c.side(), c.orderType(),
+                c.timeInForce(), c.price(), c.qty(), null, HoldMode.one_way_mode.name(), null, false, null, null,
+                buy ? inst.quoteCoin() : inst.baseCoin(), Ledger.scaled(frozen).stripTrailingZeros(), BigDecimal.ZERO,
+                BigDecimal.ZERO, BigDecimal.ZERO, null, TradeOrder.LIVE, null, now, now);
+    }
+
     /** Resting orders as liquidity: a closing maker offers at most what its position still holds (0: left out). */
     private List<TradeOrder> tradableMakers(Tx tx, List<TradeOrder> makers, long takerUid) {
         List<TradeOrder> out = new ArrayList<>(makers.size());
@@ -268,8 +315,8 @@ public final class TradingService {
 
     // --- settlement
 
-    private Matched settleSpot(Tx tx, TradeOrder taker0, Instrument inst, AccountSettings settings, List<Liquidity.Fill> fills,
-                               boolean rests, long now) {
+    private Result settleSpot(Tx tx, TradeOrder taker0, Instrument inst, AccountSettings settings, List<Liquidity.Fill> fills,
+                              boolean rests, long now) {
         Map<Long, Boolean> deduct = new LinkedHashMap<>();
         deduct.put(taker0.uid(), settings.deduct() == Deduct.on);
         for (Liquidity.Fill f : fills) {
@@ -277,11 +324,26 @@ public final class TradingService {
         }
         Set<BalanceKey> keys = new TreeSet<>();
         deduct.forEach((uid, d) -> keys.addAll(SpotSettlement.keys(uid, inst, platformToken, d)));
+        return ledger.submit(tx, keys, spotChange(taker0, inst, deduct, fills, rests, now));
+    }
+
+    /**
+     * A spot taker's whole settlement as one ledger change, without SQL (it may run in a group commit, and again alone):
+     * the freeze, each fill's two sides, the fees, what is left released or kept, and the order rows, fills and public
+     * trades staged with the movements. The account must be unified under its lock (D141).
+     */
+    private java.util.function.Function<Ledger.Locked, Result> spotChange(TradeOrder taker0, Instrument inst, Map<Long, Boolean> deduct,
+                                                                          List<Liquidity.Fill> fills, boolean rests, long now) {
         long[] tradeIds = new long[fills.size()];
-        for (int i = 0; i < tradeIds.length; i++) tradeIds[i] = ids.next();
+        long[] makerIds = new long[fills.size()];
+        for (int i = 0; i < tradeIds.length; i++) {
+            tradeIds[i] = ids.next();
+            makerIds[i] = fills.get(i).maker() != null ? makerTradeId(fills.get(i).maker(), taker0, tradeIds[i]) : 0;
+        }
         BigDecimal tokenPrice = prices.usdtPrice(platformToken).orElse(null);
         BigDecimal quotePrice = prices.usdtPrice(inst.quoteCoin()).orElse(null);
-        return ledger.submit(tx, keys, rows -> {
+        return rows -> {
+            if (!rows.unified(taker0.uid())) throw new ApiException(ErrorCode.CLASSIC_ACCOUNT_ON_UNIFIED_API);
             // One list of movements per account, posted as one ledger transaction each: an account that is maker and
             // taker at once (a self-trade) sees its own earlier platform-token fees in one view.
             Map<Long, List<Movement>> moves = new LinkedHashMap<>();
@@ -304,8 +366,7 @@ public final class TradingService {
                     TradeOrder maker = makers.getOrDefault(f.maker().orderId(), f.maker());
                     List<Movement> makerMoves = moves.computeIfAbsent(maker.uid(), u -> new ArrayList<>());
                     SpotSettlement.Settled m = SpotSettlement.settle(maker, inst, f.price(), f.size(), "maker",
-                            terms(inst.makerFeeRate(), deduct.get(maker.uid()), tokenPrice, quotePrice), rows, makerMoves,
-                            makerTradeId(maker, taker0, tradeIds[i]), now);
+                            terms(inst.makerFeeRate(), deduct.get(maker.uid()), tokenPrice, quotePrice), rows, makerMoves, makerIds[i], now);
                     makers.put(maker.orderId(), spotFinish(m.order(), true, makerMoves, now));
                     out.add(m.fill());
                 }
@@ -316,8 +377,16 @@ public final class TradingService {
                 boolean isTaker = e.getKey() == taker0.uid();
                 rows.post(isTaker ? "order_place" : "order_fill", isTaker ? Long.toString(taker0.orderId()) : null, e.getKey(), e.getValue());
             }
-            return new Matched(taker, makers, out);
-        });
+            rows.alsoWrite(new OrderWrite(taker, true));
+            makers.values().forEach(m -> rows.alsoWrite(new OrderWrite(m, false)));
+            for (SpotFill f : out) {
+                rows.alsoWrite(new FillWrite(f));
+                if (f.orderId() == taker0.orderId() && f.uid() == taker0.uid()) {
+                    rows.alsoWrite(new TradeTape.Print(taker0.category(), taker0.symbol(), f.priceAvg(), f.size(), taker0.side(), now));
+                }
+            }
+            return Result.of(taker);
+        };
     }
 
     /**
@@ -549,49 +618,68 @@ public final class TradingService {
         return filled;
     }
 
+    /**
+     * Settles a page of crossed orders in one transaction under the book lock: read again (a cancel or a taker may have
+     * come first), the accounts and their settings locked in two statements, the spot ones as one ledger change with
+     * their order updates, fills and trades staged with it; futures ones through the position service, one by one.
+     */
     private int fillCrossed(Tx tx, Instrument inst, List<TradeOrder> page, BigDecimal ask, BigDecimal bid) {
         var dsl = tx.dsl();
         store.lockBook(dsl, inst.category(), inst.symbol());
+        List<TradeOrder> crossed = store.byIds(dsl, page.stream().map(TradeOrder::orderId).toList()).stream()
+                .filter(o -> o.isWorking() && (o.isBuy() ? ask != null && o.price().compareTo(ask) >= 0 : bid != null && o.price().compareTo(bid) <= 0))
+                .toList();
+        if (crossed.isEmpty()) return 0;
         Set<Long> uids = new TreeSet<>();
-        page.forEach(o -> uids.add(o.uid()));
-        accounts.lockAll(tx, uids);
+        crossed.forEach(o -> uids.add(o.uid()));
+        Map<Long, AccountSettings> settings = accounts.lockAllSettings(tx, uids);
         long now = clock.millis();
-        int n = 0;
+        List<TradeOrder> spotOrders = crossed.stream().filter(o -> !o.isFutures()).toList();
+        int n = spotOrders.isEmpty() ? 0 : fillSpotMakers(tx, inst, spotOrders, settings, now);
         List<SpotFill> fills = new ArrayList<>();
-        for (TradeOrder first : page) {
-            // Read again under the locks: a cancel or a taker may have come first.
-            TradeOrder o = store.byId(dsl, first.uid(), first.orderId()).filter(TradeOrder::isWorking).orElse(null);
-            if (o == null || !(o.isBuy() ? ask != null && o.price().compareTo(ask) >= 0 : bid != null && o.price().compareTo(bid) <= 0)) continue;
-            long tradeId = ids.next();
-            TradeOrder done;
-            if (o.isFutures()) {
-                FuturesSettlement.Settled s = futures.settle(tx, o, inst, o.price(), o.remaining(), "maker", tradeId, now);
-                if (s.size().signum() == 0) {
-                    store.update(dsl, cancelIn(tx, o, "position_closed"));
-                    continue;
-                }
-                fills.add(s.fill());
-                done = futuresFinish(tx, s.order(), true, now);
-            } else {
-                boolean deduct = accounts.settingsInTransaction(tx, o.uid()).deduct() == Deduct.on;
-                BigDecimal tokenPrice = prices.usdtPrice(platformToken).orElse(null);
-                BigDecimal quotePrice = prices.usdtPrice(inst.quoteCoin()).orElse(null);
-                done = ledger.submit(tx, SpotSettlement.keys(o.uid(), inst, platformToken, deduct), rows -> {
-                    List<Movement> moves = new ArrayList<>();
-                    SpotSettlement.Settled s = SpotSettlement.settle(o, inst, o.price(), o.remaining(), "maker",
-                            terms(inst.makerFeeRate(), deduct, tokenPrice, quotePrice), rows, moves, tradeId, now);
-                    fills.add(s.fill());
-                    TradeOrder d = spotFinish(s.order(), true, moves, now);
-                    rows.post("order_fill", null, o.uid(), moves);
-                    return d;
-                });
+        for (TradeOrder o : crossed) {
+            if (!o.isFutures()) continue;
+            FuturesSettlement.Settled s = futures.settle(tx, o, inst, o.price(), o.remaining(), "maker", ids.next(), now);
+            if (s.size().signum() == 0) {
+                store.update(dsl, cancelIn(tx, o, "position_closed"));
+                continue;
             }
-            store.update(dsl, done);
-            tape.record(tx, o.category(), o.symbol(), o.price(), fills.getLast().size(), o.isBuy() ? "sell" : "buy", now);
+            fills.add(s.fill());
+            store.update(dsl, futuresFinish(tx, s.order(), true, now));
+            tape.record(tx, o.category(), o.symbol(), o.price(), s.size(), o.isBuy() ? "sell" : "buy", now);
             n++;
         }
         spot.appendExecutionFills(dsl, fills);
         return n;
+    }
+
+    /** Crossed spot orders fill in full as makers at their own price: one ledger change, one ledger transaction each. */
+    private int fillSpotMakers(Tx tx, Instrument inst, List<TradeOrder> orders, Map<Long, AccountSettings> settings, long now) {
+        Set<BalanceKey> keys = new TreeSet<>();
+        for (TradeOrder o : orders) keys.addAll(SpotSettlement.keys(o.uid(), inst, platformToken, deducts(settings, o.uid())));
+        long[] tradeIds = new long[orders.size()];
+        for (int i = 0; i < tradeIds.length; i++) tradeIds[i] = ids.next();
+        BigDecimal tokenPrice = prices.usdtPrice(platformToken).orElse(null);
+        BigDecimal quotePrice = prices.usdtPrice(inst.quoteCoin()).orElse(null);
+        return ledger.submit(tx, keys, rows -> {
+            for (int i = 0; i < orders.size(); i++) {
+                TradeOrder o = orders.get(i);
+                List<Movement> moves = new ArrayList<>();
+                SpotSettlement.Settled s = SpotSettlement.settle(o, inst, o.price(), o.remaining(), "maker",
+                        terms(inst.makerFeeRate(), deducts(settings, o.uid()), tokenPrice, quotePrice), rows, moves, tradeIds[i], now);
+                TradeOrder done = spotFinish(s.order(), true, moves, now); // its release joins the movements
+                rows.post("order_fill", null, o.uid(), moves);
+                rows.alsoWrite(new OrderWrite(done, false));
+                rows.alsoWrite(new FillWrite(s.fill()));
+                rows.alsoWrite(new TradeTape.Print(o.category(), o.symbol(), o.price(), s.fill().size(), o.isBuy() ? "sell" : "buy", now));
+            }
+            return orders.size();
+        });
+    }
+
+    private static boolean deducts(Map<Long, AccountSettings> settings, long uid) {
+        AccountSettings s = settings.get(uid);
+        return s != null && s.deduct() == Deduct.on;
     }
 
     // --- reads

@@ -89,6 +89,25 @@ final class SpecRows {
         row(Endpoint.UTA_FILLS, UTA_TRADE, false, 20);
         row(Endpoint.UTA_WITHDRAWAL_RECORDS, UTA_MGT, false, 10);
         row(Endpoint.UTA_DEPOSIT_RECORDS, UTA_MGT, false, 10);
+        // Issue 25: the order rows as order-entry-wire.md gives them, "UTA trade"; writes read/write. Limits per UID:
+        // place/cancel/modify 10, batch and symbol-wide 5, reads 20; market rows per IP 20.
+        row(Endpoint.PLACE_ORDER, UTA_TRADE, true, 10);
+        row(Endpoint.PLACE_BATCH, UTA_TRADE, true, 5);
+        row(Endpoint.CANCEL_ORDER, UTA_TRADE, true, 10);
+        row(Endpoint.CANCEL_BATCH, UTA_TRADE, true, 5);
+        row(Endpoint.CANCEL_SYMBOL_ORDER, UTA_TRADE, true, 5);
+        row(Endpoint.MODIFY_ORDER, UTA_TRADE, true, 10);
+        row(Endpoint.CLOSE_POSITIONS, UTA_TRADE, true, 5);
+        row(Endpoint.ORDER_INFO, UTA_TRADE, false, 20);
+        row(Endpoint.UNFILLED_ORDERS, UTA_TRADE, false, 20);
+        row(Endpoint.HISTORY_ORDERS, UTA_TRADE, false, 20);
+        row(Endpoint.PLACE_STRATEGY_ORDER, UTA_TRADE, true, 10);
+        row(Endpoint.CANCEL_STRATEGY_ORDER, UTA_TRADE, true, 10);
+        publicRow(Endpoint.ORDERBOOK, 20);
+        publicRow(Endpoint.CANDLES, 20);
+        publicRow(Endpoint.HISTORY_CANDLES, 20);
+        publicRow(Endpoint.RECENT_FILLS, 20);
+        publicRow(Endpoint.CURRENT_FUND_RATE, 20);
     }
 
     /** The row's rule; a catalog row not written out here fails every matrix until it is. */
