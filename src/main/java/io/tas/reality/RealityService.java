@@ -337,10 +337,11 @@ public final class RealityService {
     record Outcome(RealityOrder order, List<SpotFill> fills) {}
 
     /** Fee rates of a pair and the prices the platform-token deduction needs (null when one is missing). */
-    record FeeTerms(BigDecimal takerRate, BigDecimal makerRate, BigDecimal tokenPrice, BigDecimal quotePrice) {}
+    record FeeTerms(Instrument inst, BigDecimal takerRate, BigDecimal makerRate, BigDecimal tokenPrice, BigDecimal quotePrice) {}
 
+    /** Read before the ledger change: its decision runs without SQL, and a registry or price reload is SQL. */
     private FeeTerms feeTerms(Instrument inst) {
-        return new FeeTerms(inst.takerFeeRate(), inst.makerFeeRate(), prices.usdtPrice(platformToken).orElse(null),
+        return new FeeTerms(inst, inst.takerFeeRate(), inst.makerFeeRate(), prices.usdtPrice(platformToken).orElse(null),
                 prices.usdtPrice(inst.quoteCoin()).orElse(null));
     }
 
@@ -413,7 +414,7 @@ public final class RealityService {
 
         BigDecimal rate = scope.equals("taker") ? fees.takerRate() : fees.makerRate();
         // The engine's spot fee rule (issue 25: one rule for both): the coin received, or the platform token.
-        io.tas.trade.SpotSettlement.Fee fee = io.tas.trade.SpotSettlement.fee(o.uid(), market.instrument(Category.SPOT, o.symbol()), o.isBuy(),
+        io.tas.trade.SpotSettlement.Fee fee = io.tas.trade.SpotSettlement.fee(o.uid(), fees.inst(), o.isBuy(),
                 amount, size, new io.tas.trade.SpotSettlement.Terms(rate, deduct, platformToken, fees.tokenPrice(), fees.quotePrice()), rows, moves);
         if (fee.amount().signum() != 0) moves.add(move(fee.key(), Field.available, fee.amount().negate(), Counter.fee));
         String status = done ? RealityOrder.FILLED : RealityOrder.PARTIALLY_FILLED;
