@@ -56,7 +56,7 @@ public final class TradingService {
     /** D72's minimum order value of a spot pair, in the quote coin. */
     static final BigDecimal MIN_SPOT_NOTIONAL = BigDecimal.ONE;
     /** Orders a ticker sweep settles per transaction. */
-    static final int SWEEP_PAGE = 200;
+    static final int SWEEP_PAGE = 1000;
 
     private final Database db;
     private final Clock clock;
@@ -351,9 +351,14 @@ public final class TradingService {
             BalanceKey frozenKey = SpotSettlement.key(taker0.uid(), taker0.frozenCoin());
             // Placing freezes what the order can cost; not enough available refuses it (25202), nothing changed.
             if (rows.get(frozenKey).available().compareTo(taker0.frozen()) < 0) throw new ApiException(ErrorCode.INSUFFICIENT_BALANCE);
-            takerMoves.add(move(frozenKey, Field.available, taker0.frozen().negate(), Counter.order));
-            takerMoves.add(move(frozenKey, Field.frozen, taker0.frozen(), Counter.order));
-            TradeOrder taker = taker0;
+            // An order that cannot rest gives back in this same change all it would freeze: the pair of movements would
+            // cancel out, so it is not journaled (D168); the check above is the freeze's.
+            TradeOrder taker = rests ? taker0
+                    : taker0.next(BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, null, TradeOrder.LIVE, null, now);
+            if (rests) {
+                takerMoves.add(move(frozenKey, Field.available, taker0.frozen().negate(), Counter.order));
+                takerMoves.add(move(frozenKey, Field.frozen, taker0.frozen(), Counter.order));
+            }
             Map<Long, TradeOrder> makers = new LinkedHashMap<>();
             List<SpotFill> out = new ArrayList<>();
             for (int i = 0; i < fills.size(); i++) {
