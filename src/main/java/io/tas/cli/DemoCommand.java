@@ -57,6 +57,9 @@ public final class DemoCommand implements Callable<Integer> {
                   TS=$(date +%%s%%3N); SIGN=$(printf '%%s' "${TS}GET/api/v3/account/info" | openssl dgst -sha256 -hmac demo-secret-main-rw-0000000000000001 -binary | base64)
                   curl -s %s/api/v3/account/info -H "ACCESS-KEY: bg_demo00000000000000000000000001" -H "ACCESS-SIGN: $SIGN" -H "ACCESS-TIMESTAMP: $TS" -H "ACCESS-PASSPHRASE: DemoPass1"
 
+                Every ticker carries a book to trade against (docs/engine.md). Prices stand still: start with
+                TAS_PRICE_FEED=on TAS_PRICE_FEED_SCOPE=all for a market that moves and fills resting orders by itself.
+
                 Press Ctrl+C to stop. More keys: README.md, "Demo data"; what the accounts hold: docs/demo-data.md.
                 """.formatted(base, config.dbUrl(), config.adminHost(), adminPort,
                 Config.DEMO_ADMIN_TOKEN.equals(config.adminToken()) ? config.adminToken() : "<TAS_ADMIN_TOKEN>", tas, base);

@@ -150,16 +150,10 @@ public record Config(
     }
 
     /**
-     * The demo's environment: its prices move unless the environment says otherwise (issue 25: a bot's resting orders
-     * fill without an operator moving prices; TAS_PRICE_FEED=off keeps them still).
+     * The demo's environment: as given. Its prices stand still unless TAS_PRICE_FEED=on (TAS_PRICE_FEED_SCOPE=all walks
+     * every ticker): an idle demo must not grow its file (issue 24, D131), and a feed writes every second (D167).
      */
-    public static Map<String, String> demoEnv(Map<String, String> env) {
-        if (env.containsKey("TAS_PRICE_FEED")) return env;
-        Map<String, String> e = new java.util.HashMap<>(env);
-        e.put("TAS_PRICE_FEED", "on");
-        e.putIfAbsent("TAS_PRICE_FEED_SCOPE", "all");
-        return e;
-    }
+    public static Map<String, String> demoEnv(Map<String, String> env) { return env; }
 
     /** The environment with another database URL, as `--db-url` gives it (flags win over variables). */
     public static Map<String, String> withUrl(Map<String, String> env, String dbUrl) {
