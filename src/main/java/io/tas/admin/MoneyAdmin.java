@@ -143,7 +143,20 @@ public final class MoneyAdmin {
         // D81: re-posting an instrument without "reality" keeps its flag (a working Reality order keeps its pair).
         boolean flagged = i.reality() != null ? i.reality() : existingReality(c, i.symbol());
         return new Instrument(c, symbol(i.symbol()), coin(i.baseCoin()), coin(i.quoteCoin()),
-                i.marginCoin(), i.maxLeverage(), flagged, tiers);
+                i.marginCoin(), i.maxLeverage(), flagged, tiers, book(i));
+    }
+
+    /** D155: 1 to 200 levels, 0.01 to 1,000 basis points apart, a positive level size of at most 18 decimals. */
+    private static Instrument.BookShape book(SeedInstrument i) {
+        if (i.bookLevels() != null && (i.bookLevels() < 1 || i.bookLevels() > 200)) throw new ApiException(ErrorCode.PARAM_ERROR, "bookLevels");
+        if (i.bookStepBps() != null && (i.bookStepBps().compareTo(new java.math.BigDecimal("0.01")) < 0
+                || i.bookStepBps().compareTo(new java.math.BigDecimal("1000")) > 0 || i.bookStepBps().stripTrailingZeros().scale() > 4)) {
+            throw new ApiException(ErrorCode.PARAM_ERROR, "bookStepBps");
+        }
+        if (i.bookLevelSize() != null && Ledger.checkAmount("bookLevelSize", i.bookLevelSize()).signum() <= 0) {
+            throw new ApiException(ErrorCode.PARAM_ERROR, "bookLevelSize");
+        }
+        return new Instrument.BookShape(i.bookLevels(), i.bookStepBps(), i.bookLevelSize());
     }
 
     private boolean existingReality(Category c, String symbol) {

@@ -114,8 +114,10 @@ public record SeedFile(List<SeedInstrument> instruments, List<SeedTicker> ticker
     }
 
     /** A spot/margin pair or a contract; contracts need marginCoin, maxLeverage and mmrTiers. */
+    /** bookLevels, bookStepBps, bookLevelSize: its synthetic book (D155), the engine's default where absent. */
     public record SeedInstrument(String category, String symbol, String baseCoin, String quoteCoin, String marginCoin,
-                                 BigDecimal maxLeverage, Boolean reality, List<SeedTier> mmrTiers) {}
+                                 BigDecimal maxLeverage, Boolean reality, List<SeedTier> mmrTiers, Integer bookLevels,
+                                 BigDecimal bookStepBps, BigDecimal bookLevelSize) {}
 
     public record SeedTier(BigDecimal maxNotional, BigDecimal mmr) {}
 

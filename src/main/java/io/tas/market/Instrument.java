@@ -12,7 +12,18 @@ import java.util.List;
  * tiered maintenance-margin rates; USDT/USDC futures are linear, COIN futures inverse (margined in the base coin).
  */
 public record Instrument(Category category, String symbol, String baseCoin, String quoteCoin, String marginCoin,
-                         BigDecimal maxLeverage, boolean reality, List<MmrTier> mmrTiers) {
+                         BigDecimal maxLeverage, boolean reality, List<MmrTier> mmrTiers, BookShape book) {
+
+    /** The instrument's own synthetic book (D155), each part null where the engine's default applies. */
+    public record BookShape(Integer levels, BigDecimal stepBps, BigDecimal levelSize) {
+        public static final BookShape DEFAULT = new BookShape(null, null, null);
+    }
+
+    /** An instrument with the default synthetic book. */
+    public Instrument(Category category, String symbol, String baseCoin, String quoteCoin, String marginCoin,
+                      BigDecimal maxLeverage, boolean reality, List<MmrTier> mmrTiers) {
+        this(category, symbol, baseCoin, quoteCoin, marginCoin, maxLeverage, reality, mmrTiers, BookShape.DEFAULT);
+    }
 
     /** Notional (USD) up to maxNotional uses the maintenance-margin rate mmr. */
     public record MmrTier(BigDecimal maxNotional, BigDecimal mmr) {}

@@ -23,7 +23,8 @@ final class InstrumentStore {
                 .set(INSTRUMENT.CATEGORY, i.category().wire()).set(INSTRUMENT.SYMBOL, i.symbol())
                 .set(INSTRUMENT.BASE_COIN, i.baseCoin()).set(INSTRUMENT.QUOTE_COIN, i.quoteCoin())
                 .set(INSTRUMENT.MARGIN_COIN, i.marginCoin()).set(INSTRUMENT.MAX_LEVERAGE, i.maxLeverage())
-                .set(INSTRUMENT.IS_REALITY, i.reality()).execute();
+                .set(INSTRUMENT.IS_REALITY, i.reality()).set(INSTRUMENT.BOOK_LEVELS, i.book().levels())
+                .set(INSTRUMENT.BOOK_STEP_BPS, i.book().stepBps()).set(INSTRUMENT.BOOK_LEVEL_SIZE, i.book().levelSize()).execute();
         int tier = 1;
         for (Instrument.MmrTier t : i.mmrTiers()) {
             dsl.insertInto(INSTRUMENT_MMR_TIER)
@@ -40,6 +41,7 @@ final class InstrumentStore {
                 .add(new Instrument.MmrTier(t.getMaxNotional(), t.getMmr())));
         return dsl.selectFrom(INSTRUMENT).fetch(r -> new Instrument(Category.fromWire(r.getCategory()), r.getSymbol(),
                 r.getBaseCoin(), r.getQuoteCoin(), r.getMarginCoin(), r.getMaxLeverage(), r.getIsReality(),
-                List.copyOf(tiers.getOrDefault(r.getCategory() + " " + r.getSymbol(), List.of()))));
+                List.copyOf(tiers.getOrDefault(r.getCategory() + " " + r.getSymbol(), List.of())),
+                new Instrument.BookShape(r.getBookLevels(), r.getBookStepBps(), r.getBookLevelSize())));
     }
 }

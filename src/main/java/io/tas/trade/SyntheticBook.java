@@ -13,8 +13,20 @@ import java.util.List;
  * basis points of the best price further out, with the same size. Stateless: every order sees the levels of the current
  * ticker afresh (a synthetic level is not used up by an earlier order).
  */
-public record SyntheticBook(int levels, BigDecimal stepBps, BigDecimal defaultSize) {
+public record SyntheticBook(int levels, BigDecimal stepBps, BigDecimal defaultSize, BigDecimal fixedSize) {
     public static final SyntheticBook DEFAULT = new SyntheticBook(20, new BigDecimal("5"), BigDecimal.ONE);
+
+    /**
+     * An instrument's book: its own levels, step and level size where it sets them (admin instruments API, D155), this
+     * book's otherwise; a level size set on the instrument replaces the ticker's for every level.
+     */
+    public SyntheticBook of(io.tas.market.Instrument.BookShape shape) {
+        if (shape == null || shape.equals(io.tas.market.Instrument.BookShape.DEFAULT)) return this;
+        return new SyntheticBook(shape.levels() != null ? shape.levels() : levels, shape.stepBps() != null ? shape.stepBps() : stepBps,
+                defaultSize, shape.levelSize());
+    }
+
+    public SyntheticBook(int levels, BigDecimal stepBps, BigDecimal defaultSize) { this(levels, stepBps, defaultSize, null); }
     private static final BigDecimal BPS = new BigDecimal("10000");
 
     /** One price level: price and base size. */
@@ -38,7 +50,10 @@ public record SyntheticBook(int levels, BigDecimal stepBps, BigDecimal defaultSi
         return p == null || p.signum() <= 0 ? null : p;
     }
 
-    private BigDecimal size(BigDecimal s) { return s == null || s.signum() <= 0 ? defaultSize : s; }
+    private BigDecimal size(BigDecimal s) {
+        if (fixedSize != null) return fixedSize;
+        return s == null || s.signum() <= 0 ? defaultSize : s;
+    }
 
     private List<Level> side(BigDecimal best, BigDecimal size, int decimals, boolean asks) {
         List<Level> out = new ArrayList<>(levels);

@@ -306,7 +306,8 @@ public final class TradingService {
         Ticker t = ticker(inst).orElse(null);
         if (t == null) return List.of();
         int decimals = market.pricePrecision(inst);
-        return takerBuys ? book.asks(t, decimals) : book.bids(t, decimals);
+        SyntheticBook own = book.of(inst.book());
+        return takerBuys ? own.asks(t, decimals) : own.bids(t, decimals);
     }
 
     private Optional<Ticker> ticker(Instrument inst) {
@@ -728,8 +729,9 @@ public final class TradingService {
         int decimals = market.pricePrecision(inst);
         List<BigDecimal[]> restingAsks = db.read(dsl -> store.levels(dsl, category, inst.symbol(), false, depth));
         List<BigDecimal[]> restingBids = db.read(dsl -> store.levels(dsl, category, inst.symbol(), true, depth));
-        List<SyntheticBook.Level> asks = t == null ? List.of() : book.asks(t, decimals);
-        List<SyntheticBook.Level> bids = t == null ? List.of() : book.bids(t, decimals);
+        SyntheticBook own = book.of(inst.book());
+        List<SyntheticBook.Level> asks = t == null ? List.of() : own.asks(t, decimals);
+        List<SyntheticBook.Level> bids = t == null ? List.of() : own.bids(t, decimals);
         return new Book(mergeLevels(restingAsks, asks, true, depth), mergeLevels(restingBids, bids, false, depth), clock.millis());
     }
 

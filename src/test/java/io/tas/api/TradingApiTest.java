@@ -206,4 +206,27 @@ class TradingApiTest extends EngineServerTest {
         assertThat(admin.stateHash()).isEqualTo(before);
         admin.assertConserved();
     }
+
+    @Test
+    void anInstrumentsOwnBookShapeSetsItsLevelsStepAndDepth() {
+        ApiClient c = setUp("5", "USDT", "10");
+        ok(admin.post("/admin/v1/ledger/deposit", "{\"uid\":" + uid + ",\"account\":\"unified\",\"coin\":\"" + base
+                + "\",\"amount\":\"10\",\"ref\":\"shape-" + base + "\"}"));
+        // Three levels 100 bps apart, 2 each (the ticker's size 5 no longer counts): bids 99.99; 99.99 - 0.9999 = 98.9901
+        // -> down to 2 decimals 98.99; 99.99 - 1.9998 = 97.9902 -> 97.99.
+        ok(admin.post("/admin/v1/instruments", "{\"category\":\"SPOT\",\"symbol\":\"" + spot + "\",\"baseCoin\":\"" + base
+                + "\",\"quoteCoin\":\"USDT\",\"bookLevels\":3,\"bookStepBps\":\"100\",\"bookLevelSize\":\"2\"}"));
+        JsonNode book = c.get("/api/v3/market/orderbook?category=SPOT&symbol=" + spot + "&limit=10").data();
+        assertThat(book.get("b").toString()).isEqualTo("[[\"99.99\",\"2\"],[\"98.99\",\"2\"],[\"97.99\",\"2\"]]");
+        // A market sell of 7 takes the 6 the book offers: 2 x 99.99 + 2 x 98.99 + 2 x 97.99 = 593.94, fee 0.59394 USDT;
+        // the last 1 is cancelled with the order. USDT 10 + 593.94 - 0.59394 = 603.34606; base 10 - 6 = 4.
+        String sell = id(c.post(PLACE, order("SPOT", spot, "sell", "market", "7", null, null)));
+        JsonNode o = c.get(INFO + sell).data();
+        assertThat(o.get("orderStatus").asText()).isEqualTo("cancelled");
+        assertThat(o.get("cumExecQty").asText()).isEqualTo("6");
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "603.34606/0/0").containsEntry("unified/" + base, "4/0/0");
+        assertError(admin.post("/admin/v1/instruments", "{\"category\":\"SPOT\",\"symbol\":\"" + spot + "\",\"baseCoin\":\"" + base
+                + "\",\"quoteCoin\":\"USDT\",\"bookLevels\":0}"), "40020");
+        admin.assertConserved();
+    }
 }
