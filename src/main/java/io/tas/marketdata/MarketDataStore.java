@@ -20,12 +20,6 @@ final class MarketDataStore {
     /** One candle: ts is its bucket's start; volume in base coin, turnover in quote coin. */
     record Candle(long ts, BigDecimal open, BigDecimal high, BigDecimal low, BigDecimal close, BigDecimal volume, BigDecimal turnover) {}
 
-    void insertTrade(DSLContext dsl, long execId, Category category, String symbol, BigDecimal price, BigDecimal size, String side, long ts) {
-        var t = MARKET_TRADE;
-        dsl.insertInto(t, t.EXEC_ID, t.CATEGORY, t.SYMBOL, t.PRICE, t.SIZE, t.SIDE, t.TS)
-                .values(execId, category.wire(), symbol, price, size, side, ts).execute();
-    }
-
     /** Many trades in one JDBC batch: execId, category, symbol, price, size, side, ts per row. */
     void insertTrades(DSLContext dsl, List<Object[]> rows) {
         var t = MARKET_TRADE;
@@ -36,8 +30,10 @@ final class MarketDataStore {
     }
 
     /**
-     * Folds several trades of one minute into its candle in one statement: open and close are the first and last
-     * trade's price, high and low the extremes, volumes the sums (addToCandle is the one-trade case).
+     * Folds trades of one minute (or a ticker move: one price, no volume) into its candle in one statement: open and
+     * close are the first and last price, high and low the extremes, volumes the sums. ON CONFLICT on PostgreSQL, which
+     * waits for a concurrent insert of the same key instead of failing, and MERGE on H2, where writers run one at a time
+     * anyway (D113). High, low and the volumes are computed from the row as it is then.
      */
     void foldIntoCandle(DSLContext dsl, Category category, String symbol, long minute, BigDecimal open, BigDecimal high,
                         BigDecimal low, BigDecimal close, BigDecimal size, BigDecimal turnover) {
@@ -48,24 +44,6 @@ final class MarketDataStore {
                 .set(c.HIGH_PRICE, DSL.greatest(c.HIGH_PRICE, DSL.val(high, c.HIGH_PRICE)))
                 .set(c.LOW_PRICE, DSL.least(c.LOW_PRICE, DSL.val(low, c.LOW_PRICE)))
                 .set(c.CLOSE_PRICE, close)
-                .set(c.BASE_VOLUME, c.BASE_VOLUME.plus(size))
-                .set(c.QUOTE_TURNOVER, c.QUOTE_TURNOVER.plus(turnover))
-                .execute();
-    }
-
-    /**
-     * Adds a price (and a traded size, zero for a ticker move) to the minute's candle in one statement: ON CONFLICT on
-     * PostgreSQL, which waits for a concurrent insert of the same key instead of failing, and MERGE on H2, where
-     * writers run one at a time anyway (D113). High, low and the volumes are computed from the row as it is then.
-     */
-    void addToCandle(DSLContext dsl, Category category, String symbol, long minute, BigDecimal price, BigDecimal size, BigDecimal turnover) {
-        var c = MARKET_CANDLE;
-        dsl.insertInto(c, c.CATEGORY, c.SYMBOL, c.TS, c.OPEN_PRICE, c.HIGH_PRICE, c.LOW_PRICE, c.CLOSE_PRICE, c.BASE_VOLUME, c.QUOTE_TURNOVER)
-                .values(category.wire(), symbol, minute, price, price, price, price, size, turnover)
-                .onConflict(c.CATEGORY, c.SYMBOL, c.TS).doUpdate()
-                .set(c.HIGH_PRICE, DSL.greatest(c.HIGH_PRICE, DSL.val(price, c.HIGH_PRICE)))
-                .set(c.LOW_PRICE, DSL.least(c.LOW_PRICE, DSL.val(price, c.LOW_PRICE)))
-                .set(c.CLOSE_PRICE, price)
                 .set(c.BASE_VOLUME, c.BASE_VOLUME.plus(size))
                 .set(c.QUOTE_TURNOVER, c.QUOTE_TURNOVER.plus(turnover))
                 .execute();

@@ -34,13 +34,7 @@ public class TradeTape {
 
     /** One trade: price, base size and the taker's side (buy, sell), at ts (ms). */
     public void record(Tx tx, Category category, String symbol, BigDecimal price, BigDecimal size, String takerSide, long ts) {
-        if (ids == null) return;
-        if (price.signum() <= 0 || size.signum() <= 0 || !(takerSide.equals("buy") || takerSide.equals("sell"))) {
-            throw new IllegalArgumentException("trade " + symbol + " " + takerSide + " " + size + " @ " + price);
-        }
-        Category c = book(category);
-        store.insertTrade(tx.dsl(), ids.next(), c, symbol, price, size, takerSide, ts);
-        store.addToCandle(tx.dsl(), c, symbol, Interval.M1.bucket(ts), price, size, price.multiply(size));
+        recordAll(tx.dsl(), java.util.List.of(new Print(category, symbol, price, size, takerSide, ts)));
     }
 
     /** A trade to record with others (recordAll): as record's arguments. */
@@ -86,7 +80,8 @@ public class TradeTape {
         if (db == null || t.lastPrice() == null || t.lastPrice().signum() <= 0) return;
         try {
             db.tx(tx -> {
-                store.addToCandle(tx.dsl(), t.category(), t.symbol(), Interval.M1.bucket(t.ts()), t.lastPrice(), BigDecimal.ZERO, BigDecimal.ZERO);
+                BigDecimal p = t.lastPrice();
+                store.foldIntoCandle(tx.dsl(), t.category(), t.symbol(), Interval.M1.bucket(t.ts()), p, p, p, p, BigDecimal.ZERO, BigDecimal.ZERO);
                 return null;
             });
         } catch (RuntimeException e) {

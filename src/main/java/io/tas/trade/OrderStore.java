@@ -27,9 +27,7 @@ final class OrderStore {
         dsl.select(BOOK_LOCK.SYMBOL).from(BOOK_LOCK).where(BOOK_LOCK.CATEGORY.eq(category.wire()), BOOK_LOCK.SYMBOL.eq(symbol)).forUpdate().fetch();
     }
 
-    void insert(DSLContext dsl, TradeOrder o) {
-        dsl.executeInsert(record(dsl, o));
-    }
+    void insert(DSLContext dsl, TradeOrder o) { write(dsl, List.of(o), List.of()); }
 
     /** Orders in one JDBC batch each way: new ones inserted, changed ones updated (the engine's batched writes). */
     void write(DSLContext dsl, List<TradeOrder> inserts, List<TradeOrder> updates) {
@@ -53,20 +51,7 @@ final class OrderStore {
         return dsl.selectFrom(TRADE_ORDER).where(TRADE_ORDER.ORDER_ID.in(orderIds)).orderBy(TRADE_ORDER.ORDER_ID).fetch(OrderStore::toOrder);
     }
 
-    void update(DSLContext dsl, TradeOrder o) {
-        dsl.update(TRADE_ORDER)
-                .set(TRADE_ORDER.PRICE, o.price())
-                .set(TRADE_ORDER.QTY, o.qty())
-                .set(TRADE_ORDER.FROZEN, o.frozen())
-                .set(TRADE_ORDER.CUM_EXEC_QTY, o.cumExecQty())
-                .set(TRADE_ORDER.CUM_EXEC_VALUE, o.cumExecValue())
-                .set(TRADE_ORDER.FEE, o.fee())
-                .set(TRADE_ORDER.FEE_COIN, o.feeCoin())
-                .set(TRADE_ORDER.STATUS, o.status())
-                .set(TRADE_ORDER.CANCEL_REASON, o.cancelReason())
-                .set(TRADE_ORDER.U_TIME, o.uTime())
-                .where(TRADE_ORDER.ORDER_ID.eq(o.orderId())).execute();
-    }
+    void update(DSLContext dsl, TradeOrder o) { write(dsl, List.of(), List.of(o)); }
 
     Optional<TradeOrder> byId(DSLContext dsl, long uid, long orderId) {
         return dsl.selectFrom(TRADE_ORDER).where(TRADE_ORDER.UID.eq(uid), TRADE_ORDER.ORDER_ID.eq(orderId)).fetchOptional().map(OrderStore::toOrder);

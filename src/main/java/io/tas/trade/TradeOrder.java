@@ -37,6 +37,17 @@ public record TradeOrder(long orderId, long uid, String clientOid, Category cate
                 newFeeCoin, newStatus, reason, cTime, now);
     }
 
+    /**
+     * The order after its fills: filled, resting (live or partially filled, keeping its freeze) or cancelled, with the
+     * time in force (or "market") as the reason. An order that ends holds nothing frozen: the caller gives back the rest.
+     */
+    public TradeOrder afterFills(boolean filled, boolean rests, long now) {
+        String status = filled ? FILLED : rests ? (cumExecQty.signum() > 0 ? PARTIALLY_FILLED : LIVE) : CANCELLED;
+        boolean keeps = status.equals(LIVE) || status.equals(PARTIALLY_FILLED);
+        return next(keeps ? frozen : BigDecimal.ZERO, cumExecQty, cumExecValue, fee, feeCoin, status,
+                status.equals(CANCELLED) ? (isMarket() ? "market" : timeInForce) : null, now);
+    }
+
     /** The same working order with a new price and quantity (modify-order). */
     public TradeOrder amended(BigDecimal newPrice, BigDecimal newQty, BigDecimal newFrozen, long now) {
         return new TradeOrder(orderId, uid, clientOid, category, symbol, side, orderType, timeInForce, newPrice, newQty, posSide,

@@ -413,17 +413,14 @@ public final class TradingService {
      */
     private static TradeOrder spotFinish(TradeOrder o, boolean rests, List<Movement> moves, long now) {
         boolean filled = o.qtyInQuote() ? o.cumExecQty().signum() > 0 : o.cumExecQty().compareTo(o.qty()) == 0;
-        String status = filled ? TradeOrder.FILLED : rests ? (o.cumExecQty().signum() > 0 ? TradeOrder.PARTIALLY_FILLED : TradeOrder.LIVE)
-                : TradeOrder.CANCELLED;
-        BigDecimal keep = status.equals(TradeOrder.FILLED) || status.equals(TradeOrder.CANCELLED) ? BigDecimal.ZERO : o.frozen();
-        BigDecimal release = o.frozen().subtract(keep);
+        TradeOrder next = o.afterFills(filled, rests, now);
+        BigDecimal release = o.frozen().subtract(next.frozen());
         if (release.signum() > 0) {
             BalanceKey k = SpotSettlement.key(o.uid(), o.frozenCoin());
             moves.add(move(k, Field.frozen, release.negate(), Counter.order));
             moves.add(move(k, Field.available, release, Counter.order));
         }
-        return o.next(keep, o.cumExecQty(), o.cumExecValue(), o.fee(), o.feeCoin(), status,
-                status.equals(TradeOrder.CANCELLED) ? (o.isMarket() ? "market" : o.timeInForce()) : null, now);
+        return next;
     }
 
     private Matched settleFutures(Tx tx, TradeOrder taker0, Instrument inst, List<Liquidity.Fill> fills, boolean rests, long now) {
@@ -465,13 +462,9 @@ public final class TradingService {
 
     /** As spotFinish, for a futures order: the rest of its margin freeze goes back through the ledger. */
     private TradeOrder futuresFinish(Tx tx, TradeOrder o, boolean rests, long now) {
-        boolean filled = o.cumExecQty().compareTo(o.qty()) == 0;
-        String status = filled ? TradeOrder.FILLED : rests ? (o.cumExecQty().signum() > 0 ? TradeOrder.PARTIALLY_FILLED : TradeOrder.LIVE)
-                : TradeOrder.CANCELLED;
-        boolean keeps = status.equals(TradeOrder.LIVE) || status.equals(TradeOrder.PARTIALLY_FILLED);
-        if (!keeps) release(tx, o);
-        return o.next(keeps ? o.frozen() : BigDecimal.ZERO, o.cumExecQty(), o.cumExecValue(), o.fee(), o.feeCoin(), status,
-                status.equals(TradeOrder.CANCELLED) ? (o.isMarket() ? "market" : o.timeInForce()) : null, now);
+        TradeOrder next = o.afterFills(o.cumExecQty().compareTo(o.qty()) == 0, rests, now);
+        if (next.frozen().signum() == 0) release(tx, o);
+        return next;
     }
 
     /** Gives back all an order still holds frozen. */

@@ -66,7 +66,7 @@ final class SimOrderOps {
         StringBuilder b = new StringBuilder("{\"category\":\"SPOT\",\"symbol\":\"" + SimWorld.ENGINE_SPOT + "\",\"side\":\"" + side
                 + "\",\"orderType\":\"" + (market ? "market" : "limit") + "\"");
         String qty = market && side.equals("buy") ? sim.decimal(500, 300_000, 2) : sim.decimal(1, 80, 2);
-        BigDecimal price = mid.multiply(BigDecimal.valueOf(985 + sim.rnd.nextInt(31))).divide(BigDecimal.valueOf(1000), 1, RoundingMode.DOWN);
+        BigDecimal price = nearMid();
         if (bad) {
             switch (sim.rnd.nextInt(6)) {
                 case 0 -> qty = "0.00001";
@@ -101,6 +101,11 @@ final class SimOrderOps {
         return b.append('}').toString();
     }
 
+    /** A price within 1.5 % of the mid, at the pair's one decimal. */
+    private BigDecimal nearMid() {
+        return mid.multiply(BigDecimal.valueOf(985 + sim.rnd.nextInt(31))).divide(BigDecimal.valueOf(1000), 1, RoundingMode.DOWN);
+    }
+
     private void placeBatch(Acct a) {
         int n = sim.rnd.nextInt(10) == 0 ? 0 : 1 + sim.rnd.nextInt(3);
         List<String> lines = new ArrayList<>();
@@ -131,7 +136,7 @@ final class SimOrderOps {
     private void modify(Acct a) {
         List<ModelOrders.Order> mine = sim.ref.orders.workingOf(a);
         String id = !mine.isEmpty() && sim.rnd.nextInt(8) != 0 ? mine.get(sim.rnd.nextInt(mine.size())).id : Integer.toString(7 + sim.rnd.nextInt(5));
-        BigDecimal price = mid.multiply(BigDecimal.valueOf(985 + sim.rnd.nextInt(31))).divide(BigDecimal.valueOf(1000), 1, RoundingMode.DOWN);
+        BigDecimal price = nearMid();
         StringBuilder b = new StringBuilder("{\"orderId\":\"" + id + "\"");
         int r = sim.rnd.nextInt(3);
         if (r != 1) b.append(",\"price\":\"").append(price.toPlainString()).append('"');
