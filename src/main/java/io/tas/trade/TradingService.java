@@ -176,7 +176,7 @@ public final class TradingService {
     private Result placeAgainstSyntheticBook(Place c, Instrument inst) {
         boolean buy = c.side().equals("buy");
         BigDecimal limit = c.orderType().equals("limit") ? c.price() : null;
-        if (!db.read(dsl -> store.crossing(dsl, c.category(), inst.symbol(), buy, limit, 1)).isEmpty()) return null;
+        if (db.read(dsl -> store.anyCrossing(dsl, c.category(), inst.symbol(), buy, limit))) return null;
         TradeOrder o = spotOrder(c, inst);
         List<Liquidity> liquidity = Liquidity.merge(List.of(), synthetic(inst, buy), buy, limit);
         if (o.isMarket() && liquidity.isEmpty()) throw new ApiException(ErrorCode.INSUFFICIENT_LIQUIDITY);
