@@ -291,7 +291,8 @@ public final class App implements AutoCloseable {
             d -> new AssetsRoutes(d.ledger, d.prices, d.positions),
             d -> new UnifiedRecordsRoutes(d.unifiedRecords),
             d -> new RealityRoutes(d.reality),
-            d -> new io.tas.trade.TradeRoutes(d.trading, d.tpsl, d.positions));
+            d -> new io.tas.trade.TradeRoutes(d.trading, d.tpsl, d.positions),
+            d -> new io.tas.trade.SpotV2Routes(d.trading, d.ledger));
 
     /** Which rows have handlers, without starting anything (for the inventory). */
     public static Routes productionRoutes() { return routes(Domain.unwired()); }

@@ -77,6 +77,13 @@ public enum ErrorCode {
     // bitget-api's API_ERROR_CODE.INSUFFICIENT_BALANCE_V3; the message is ours.
     INSUFFICIENT_BALANCE("25202", "Insufficient balance", 400),
 
+    // --- classic spot order family 43xxx/45xxx (issue 26; order-entry-wire.md's error table, ccxt 4.5.84's exact-code
+    //     map: 43012 InsufficientFunds, 43001 OrderNotFound, 45110 InvalidOrder). Messages are ours (D172).
+    SPOT_ORDER_NOT_EXIST("43001", "The order does not exist", 400),
+    SPOT_INSUFFICIENT_BALANCE("43012", "Insufficient balance", 400),
+    SPOT_DUPLICATE_CLIENT_OID("45034", "Duplicate clientOid", 400),
+    SPOT_BELOW_MIN_AMOUNT("45110", "Less than the minimum order amount", 400),
+
     // --- server side: a failure of ours, answered with HTTP 400 like the platform (D93); never a stack trace
     SYSTEM_ERROR("40015", "System is abnormal, please try again later", 400); // wire facts: 400, like every code
 

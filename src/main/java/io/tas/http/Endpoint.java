@@ -82,6 +82,18 @@ public enum Endpoint {
     HISTORY_ORDERS("GET", "/api/v3/trade/history-orders", Permission.UTA_TRADE, Access.READ, 20, Scope.UID, Family.UNIFIED, "-"),
     PLACE_STRATEGY_ORDER("POST", "/api/v3/trade/place-strategy-order", Permission.UTA_TRADE, Access.WRITE, 10, Scope.UID, Family.UNIFIED, "-"),
     CANCEL_STRATEGY_ORDER("POST", "/api/v3/trade/cancel-strategy-order", Permission.UTA_TRADE, Access.WRITE, 10, Scope.UID, Family.UNIFIED, "-"),
+    // Issue 26: classic spot trading on the same engine (order-entry-wire.md, v2). Classic rows carry no §5 permission;
+    // a read-only key is refused the writes (D172). Limits per UID per second as the platform's pages give them.
+    SPOT_PLACE_ORDER("POST", "/api/v2/spot/trade/place-order", Permission.NONE, Access.WRITE, 10, Scope.UID, Family.CLASSIC, "-"),
+    SPOT_BATCH_ORDERS("POST", "/api/v2/spot/trade/batch-orders", Permission.NONE, Access.WRITE, 5, Scope.UID, Family.CLASSIC, "-"),
+    SPOT_CANCEL_ORDER("POST", "/api/v2/spot/trade/cancel-order", Permission.NONE, Access.WRITE, 10, Scope.UID, Family.CLASSIC, "-"),
+    SPOT_BATCH_CANCEL_ORDER("POST", "/api/v2/spot/trade/batch-cancel-order", Permission.NONE, Access.WRITE, 10, Scope.UID, Family.CLASSIC, "-"),
+    SPOT_CANCEL_SYMBOL_ORDER("POST", "/api/v2/spot/trade/cancel-symbol-order", Permission.NONE, Access.WRITE, 5, Scope.UID, Family.CLASSIC, "-"),
+    SPOT_CANCEL_REPLACE_ORDER("POST", "/api/v2/spot/trade/cancel-replace-order", Permission.NONE, Access.WRITE, 5, Scope.UID, Family.CLASSIC, "-"),
+    SPOT_ORDER_INFO("GET", "/api/v2/spot/trade/orderInfo", Permission.NONE, Access.READ, 20, Scope.UID, Family.CLASSIC, "-"),
+    SPOT_UNFILLED_ORDERS("GET", "/api/v2/spot/trade/unfilled-orders", Permission.NONE, Access.READ, 20, Scope.UID, Family.CLASSIC, "-"),
+    SPOT_HISTORY_ORDERS("GET", "/api/v2/spot/trade/history-orders", Permission.NONE, Access.READ, 20, Scope.UID, Family.CLASSIC, "-"),
+    SPOT_ASSETS("GET", "/api/v2/spot/account/assets", Permission.NONE, Access.READ, 10, Scope.UID, Family.CLASSIC, "-"),
     // Public market data of the engine (order-entry-wire.md), per IP like tickers.
     ORDERBOOK("GET", "/api/v3/market/orderbook", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
     CANDLES("GET", "/api/v3/market/candles", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),

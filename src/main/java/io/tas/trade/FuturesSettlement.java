@@ -61,7 +61,7 @@ final class FuturesSettlement {
         if (size.signum() == 0) return new Settled(o, null, BigDecimal.ZERO);
         BigDecimal rate = scope.equals("maker") ? inst.makerFeeRate() : inst.takerFeeRate();
         BigDecimal fee = fee(inst, price, size, rate);
-        BalanceKey key = SpotSettlement.key(o.uid(), inst.marginCoin());
+        BalanceKey key = o.key(inst.marginCoin());
         BigDecimal release = o.frozen().signum() == 0 ? BigDecimal.ZERO
                 : freeze(inst, o.price() != null ? o.price() : price, size, o.leverage()).min(o.frozen());
         if (release.signum() > 0) {

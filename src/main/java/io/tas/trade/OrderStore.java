@@ -185,6 +185,7 @@ final class OrderStore {
         r.setCancelReason(o.cancelReason());
         r.setCTime(o.cTime());
         r.setUTime(o.uTime());
+        r.setClassic(o.classic());
         return r;
     }
 
@@ -193,6 +194,6 @@ final class OrderStore {
                 r.getSide(), r.getOrderType(), r.getTimeInForce(), r.getPrice(), r.getQty(), r.getPosSide(), r.getHoldMode(),
                 r.getTradeSide(), r.getReduceOnly(), r.getMarginMode(), r.getLeverage(), r.getFrozenCoin(), r.getFrozen(),
                 r.getCumExecQty(), r.getCumExecValue(), r.getFee(), r.getFeeCoin(), r.getStatus(), r.getCancelReason(),
-                r.getCTime(), r.getUTime());
+                r.getCTime(), r.getUTime(), r.getClassic());
     }
 }

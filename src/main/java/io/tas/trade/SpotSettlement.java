@@ -37,8 +37,8 @@ public final class SpotSettlement {
     static Settled settle(TradeOrder o, Instrument inst, BigDecimal price, BigDecimal size, String scope, Terms terms,
                           Ledger.Locked rows, List<Movement> moves, long tradeId, long now) {
         BigDecimal amount = Ledger.scaled(price.multiply(size)).stripTrailingZeros();
-        BalanceKey base = key(o.uid(), inst.baseCoin());
-        BalanceKey quote = key(o.uid(), inst.quoteCoin());
+        BalanceKey base = o.key(inst.baseCoin());
+        BalanceKey quote = o.key(inst.quoteCoin());
         // What this fill used of the freeze: a limit buy froze its price x qty, a market buy its quote budget, a sell its size.
         BigDecimal used = o.isBuy() ? (o.isMarket() ? amount : o.price().multiply(size)) : size;
         BigDecimal release = used.min(o.frozen());
@@ -50,7 +50,7 @@ public final class SpotSettlement {
         moves.add(move(o.isBuy() ? quote : base, Field.available, (o.isBuy() ? amount : size).negate(), Counter.trade));
         moves.add(move(o.isBuy() ? base : quote, Field.available, o.isBuy() ? size : amount, Counter.trade));
 
-        Fee fee = fee(o.uid(), inst, o.isBuy(), amount, size, terms, rows, moves);
+        Fee fee = fee(o.uid(), o.wallet(), inst, o.isBuy(), amount, size, terms, rows, moves);
         if (fee.amount().signum() != 0) moves.add(move(fee.key(), Field.available, fee.amount().negate(), Counter.fee));
         TradeOrder next = o.next(o.frozen().subtract(release), o.cumExecQty().add(size), o.cumExecValue().add(amount),
                 o.fee().add(fee.amount()), fee.coin(), TradeOrder.PARTIALLY_FILLED, null, now);
@@ -70,10 +70,16 @@ public final class SpotSettlement {
      */
     public static Fee fee(long uid, Instrument inst, boolean buy, BigDecimal amount, BigDecimal size, Terms terms, Ledger.Locked rows,
                           List<Movement> pending) {
-        BalanceKey base = key(uid, inst.baseCoin());
-        BalanceKey quote = key(uid, inst.quoteCoin());
+        return fee(uid, AccountType.unified, inst, buy, amount, size, terms, rows, pending);
+    }
+
+    /** As above, on the balances of one wallet (a classic account's spot orders: its spot balances, D171). */
+    static Fee fee(long uid, AccountType wallet, Instrument inst, boolean buy, BigDecimal amount, BigDecimal size, Terms terms,
+                   Ledger.Locked rows, List<Movement> pending) {
+        BalanceKey base = new BalanceKey(uid, wallet, inst.baseCoin());
+        BalanceKey quote = new BalanceKey(uid, wallet, inst.quoteCoin());
         BigDecimal fee = Ledger.scaled((buy ? size : amount).multiply(terms.rate())).stripTrailingZeros();
-        BalanceKey tokenKey = key(uid, terms.token());
+        BalanceKey tokenKey = new BalanceKey(uid, wallet, terms.token());
         if (terms.deduct() && !tokenKey.equals(base) && !tokenKey.equals(quote) && terms.tokenPrice() != null && terms.quotePrice() != null) {
             BigDecimal tokenFee = amount.multiply(terms.quotePrice()).multiply(terms.rate()).multiply(TOKEN_FEE_DISCOUNT)
                     .divide(terms.tokenPrice(), MathContext.DECIMAL128).setScale(TOKEN_FEE_SCALE, RoundingMode.DOWN).stripTrailingZeros();
@@ -86,10 +92,8 @@ public final class SpotSettlement {
     }
 
     /** The balance rows a spot order's fills touch: base, quote and, with deduction on, the platform token. */
-    static List<BalanceKey> keys(long uid, Instrument inst, String token, boolean deduct) {
-        return deduct ? List.of(key(uid, inst.baseCoin()), key(uid, inst.quoteCoin()), key(uid, token))
-                : List.of(key(uid, inst.baseCoin()), key(uid, inst.quoteCoin()));
+    static List<BalanceKey> keys(TradeOrder o, Instrument inst, String token, boolean deduct) {
+        return deduct ? List.of(o.key(inst.baseCoin()), o.key(inst.quoteCoin()), o.key(token))
+                : List.of(o.key(inst.baseCoin()), o.key(inst.quoteCoin()));
     }
-
-    public static BalanceKey key(long uid, String coin) { return new BalanceKey(uid, AccountType.unified, coin); }
 }

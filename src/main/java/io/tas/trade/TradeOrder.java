@@ -1,5 +1,8 @@
 package io.tas.trade;
 
+import io.tas.ledger.LedgerTypes.AccountType;
+import io.tas.ledger.LedgerTypes.BalanceKey;
+
 import io.tas.account.AccountEnums.Category;
 
 import java.math.BigDecimal;
@@ -12,7 +15,8 @@ public record TradeOrder(long orderId, long uid, String clientOid, Category cate
                          String orderType, String timeInForce, BigDecimal price, BigDecimal qty, String posSide,
                          String holdMode, String tradeSide, boolean reduceOnly, String marginMode, BigDecimal leverage,
                          String frozenCoin, BigDecimal frozen, BigDecimal cumExecQty, BigDecimal cumExecValue,
-                         BigDecimal fee, String feeCoin, String status, String cancelReason, long cTime, long uTime) {
+                         BigDecimal fee, String feeCoin, String status, String cancelReason, long cTime, long uTime,
+                         boolean classic) {
     public static final String LIVE = "live";
     public static final String PARTIALLY_FILLED = "partially_filled";
     public static final String FILLED = "filled";
@@ -26,6 +30,12 @@ public record TradeOrder(long orderId, long uid, String clientOid, Category cate
     public boolean qtyInQuote() { return !isFutures() && isMarket() && isBuy(); }
     public boolean closes() { return "close".equals(tradeSide); }
 
+    /** D171: a classic account's spot order settles on its spot balances; unified and futures orders on unified ones. */
+    public AccountType wallet() { return classic && !isFutures() ? AccountType.spot : AccountType.unified; }
+
+    /** The balance row of coin this order's money moves through. */
+    public BalanceKey key(String coin) { return new BalanceKey(uid, wallet(), coin); }
+
     /** What is left to fill, in the base coin (not meaningful for a spot market buy, whose qty is quote). */
     public BigDecimal remaining() { return qty.subtract(cumExecQty); }
 
@@ -34,7 +44,7 @@ public record TradeOrder(long orderId, long uid, String clientOid, Category cate
                            String newStatus, String reason, long now) {
         return new TradeOrder(orderId, uid, clientOid, category, symbol, side, orderType, timeInForce, price, qty, posSide,
                 holdMode, tradeSide, reduceOnly, marginMode, leverage, frozenCoin, newFrozen, newQty, newValue, newFee,
-                newFeeCoin, newStatus, reason, cTime, now);
+                newFeeCoin, newStatus, reason, cTime, now, classic);
     }
 
     /**
@@ -52,7 +62,7 @@ public record TradeOrder(long orderId, long uid, String clientOid, Category cate
     public TradeOrder amended(BigDecimal newPrice, BigDecimal newQty, BigDecimal newFrozen, long now) {
         return new TradeOrder(orderId, uid, clientOid, category, symbol, side, orderType, timeInForce, newPrice, newQty, posSide,
                 holdMode, tradeSide, reduceOnly, marginMode, leverage, frozenCoin, newFrozen, cumExecQty, cumExecValue, fee,
-                feeCoin, status, cancelReason, cTime, now);
+                feeCoin, status, cancelReason, cTime, now, classic);
     }
 
     /** The average fill price, or null before any fill. */

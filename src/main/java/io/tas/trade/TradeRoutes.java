@@ -236,7 +236,7 @@ public final class TradeRoutes implements Routes.Feature {
         }
     }
 
-    private static String oneOf(Params p, String name, Set<String> allowed) {
+    static String oneOf(Params p, String name, Set<String> allowed) {
         String v = p.get(name).toLowerCase(Locale.ROOT);
         if (!allowed.contains(v)) throw new ApiException(ErrorCode.PARAM_ERROR, name);
         return v;
@@ -252,10 +252,10 @@ public final class TradeRoutes implements Routes.Feature {
         };
     }
 
-    private static String clientOid(String v) {
+    static String clientOid(String v) {
         if (v != null && !CLIENT_OID.matcher(v).matches()) throw new ApiException(ErrorCode.PARAM_ERROR, "clientOid");
         return v;
     }
 
-    private static String upper(String v) { return v == null ? null : v.toUpperCase(Locale.ROOT); }
+    static String upper(String v) { return v == null ? null : v.toUpperCase(Locale.ROOT); }
 }

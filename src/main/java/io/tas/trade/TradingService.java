@@ -104,7 +104,13 @@ public final class TradingService {
 
     /** Command: place-order, parsed. price null for market orders; posSide null in one-way mode. */
     public record Place(long uid, Category category, String symbol, String side, String orderType, String timeInForce,
-                        BigDecimal qty, BigDecimal price, String clientOid, String posSide, boolean reduceOnly) {}
+                        BigDecimal qty, BigDecimal price, String clientOid, String posSide, boolean reduceOnly, boolean classic) {
+        /** A unified account's order (the v3 rows). */
+        public Place(long uid, Category category, String symbol, String side, String orderType, String timeInForce,
+                     BigDecimal qty, BigDecimal price, String clientOid, String posSide, boolean reduceOnly) {
+            this(uid, category, symbol, side, orderType, timeInForce, qty, price, clientOid, posSide, reduceOnly, false);
+        }
+    }
 
     /** Command: find one of an account's orders by orderId (wins) or clientOid. */
     public record Lookup(long uid, Long orderId, String clientOid) {
@@ -120,6 +126,9 @@ public final class TradingService {
     public record Result(long orderId, String clientOid) {
         static Result of(TradeOrder o) { return new Result(o.orderId(), o.clientOid() == null ? "" : o.clientOid()); }
     }
+
+    /** The coin fees are deducted in when an account has deduction on (D72). */
+    public String platformToken() { return platformToken; }
 
     // --- placement
 
@@ -185,7 +194,7 @@ public final class TradingService {
                 Instrument.QUANTITY_DECIMALS);
         if (o.qtyInQuote() && fills.isEmpty()) throw new ApiException(ErrorCode.BELOW_MIN_QTY);
         Map<Long, Boolean> deduct = Map.of(c.uid(), accounts.settings(c.uid()).deduct() == Deduct.on);
-        Set<BalanceKey> keys = new TreeSet<>(SpotSettlement.keys(c.uid(), inst, platformToken, deduct.get(c.uid())));
+        Set<BalanceKey> keys = new TreeSet<>(SpotSettlement.keys(o, inst, platformToken, deduct.get(c.uid())));
         return ledger.submit(keys, spotChange(o, inst, deduct, fills, false, o.cTime()));
     }
 
@@ -204,8 +213,8 @@ public final class TradingService {
             Optional<TradeOrder> earlier = store.byClientOid(dsl, c.uid(), c.clientOid());
             if (earlier.isPresent()) return replay(earlier.get(), c);
         }
-        if (accounts.find(tx, c.uid()).map(a -> a.kind() != io.tas.account.AccountEnums.AccountKind.UNIFIED).orElse(true)) {
-            throw new ApiException(ErrorCode.CLASSIC_ACCOUNT_ON_UNIFIED_API);
+        if (accounts.find(tx, c.uid()).map(a -> (a.kind() == io.tas.account.AccountEnums.AccountKind.CLASSIC) != c.classic()).orElse(true)) {
+            throw new ApiException(familyError(c.classic()));
         }
         if (store.workingCount(dsl, c.uid(), c.category(), inst.symbol()) >= MAX_OPEN_ORDERS) {
             throw new ApiException(ErrorCode.MAX_ORDERS, MAX_OPEN_ORDERS);
@@ -265,7 +274,7 @@ public final class TradingService {
         TradeOrder o = new TradeOrder(ids.next(), c.uid(), c.clientOid(), c.category(), inst.symbol(), c.side(), c.orderType(),
                 c.timeInForce(), c.price(), c.qty(), posSide, mode.name(), closes ? "close" : "open", c.reduceOnly() || closes && posSide != null,
                 marginMode, leverage, inst.marginCoin(), BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, null,
-                TradeOrder.LIVE, null, now, now);
+                TradeOrder.LIVE, null, now, now, c.classic());
         if (closes) {
             BigDecimal held = futures.tradable(tx, o, c.qty());
             if (held.signum() == 0) throw new ApiException(ErrorCode.NO_POSITION_TO_CLOSE);
@@ -285,7 +294,7 @@ public final class TradingService {
         return new TradeOrder(ids.next(), c.uid(), c.clientOid(), c.category(), inst.symbol(), c.side(), c.orderType(),
                 c.timeInForce(), c.price(), c.qty(), null, HoldMode.one_way_mode.name(), null, false, null, null,
                 buy ? inst.quoteCoin() : inst.baseCoin(), Ledger.scaled(frozen).stripTrailingZeros(), BigDecimal.ZERO,
-                BigDecimal.ZERO, BigDecimal.ZERO, null, TradeOrder.LIVE, null, now, now);
+                BigDecimal.ZERO, BigDecimal.ZERO, null, TradeOrder.LIVE, null, now, now, c.classic());
     }
 
     /** Resting orders as liquidity: a closing maker offers at most what its position still holds (0: left out). */
@@ -297,7 +306,8 @@ public final class TradingService {
             if (can.signum() > 0) out.add(can.compareTo(m.remaining()) == 0 ? m
                     : new TradeOrder(m.orderId(), m.uid(), m.clientOid(), m.category(), m.symbol(), m.side(), m.orderType(), m.timeInForce(),
                     m.price(), m.cumExecQty().add(can), m.posSide(), m.holdMode(), m.tradeSide(), m.reduceOnly(), m.marginMode(), m.leverage(),
-                    m.frozenCoin(), m.frozen(), m.cumExecQty(), m.cumExecValue(), m.fee(), m.feeCoin(), m.status(), m.cancelReason(), m.cTime(), m.uTime()));
+                    m.frozenCoin(), m.frozen(), m.cumExecQty(), m.cumExecValue(), m.fee(), m.feeCoin(), m.status(), m.cancelReason(), m.cTime(), m.uTime(),
+                    m.classic()));
         }
         return out;
     }
@@ -320,11 +330,12 @@ public final class TradingService {
                               boolean rests, long now) {
         Map<Long, Boolean> deduct = new LinkedHashMap<>();
         deduct.put(taker0.uid(), settings.deduct() == Deduct.on);
+        Set<BalanceKey> keys = new TreeSet<>(SpotSettlement.keys(taker0, inst, platformToken, deduct.get(taker0.uid())));
         for (Liquidity.Fill f : fills) {
-            if (f.maker() != null) deduct.computeIfAbsent(f.maker().uid(), u -> accounts.settingsInTransaction(tx, u).deduct() == Deduct.on);
+            if (f.maker() == null) continue;
+            boolean d = deduct.computeIfAbsent(f.maker().uid(), u -> accounts.settingsInTransaction(tx, u).deduct() == Deduct.on);
+            keys.addAll(SpotSettlement.keys(f.maker(), inst, platformToken, d)); // a maker's wallet may differ (D171)
         }
-        Set<BalanceKey> keys = new TreeSet<>();
-        deduct.forEach((uid, d) -> keys.addAll(SpotSettlement.keys(uid, inst, platformToken, d)));
         return ledger.submit(tx, keys, spotChange(taker0, inst, deduct, fills, rests, now));
     }
 
@@ -344,12 +355,12 @@ public final class TradingService {
         BigDecimal tokenPrice = prices.usdtPrice(platformToken).orElse(null);
         BigDecimal quotePrice = prices.usdtPrice(inst.quoteCoin()).orElse(null);
         return rows -> {
-            if (!rows.unified(taker0.uid())) throw new ApiException(ErrorCode.CLASSIC_ACCOUNT_ON_UNIFIED_API);
+            if (rows.unified(taker0.uid()) == taker0.classic()) throw new ApiException(familyError(taker0.classic()));
             // One list of movements per account, posted as one ledger transaction each: an account that is maker and
             // taker at once (a self-trade) sees its own earlier platform-token fees in one view.
             Map<Long, List<Movement>> moves = new LinkedHashMap<>();
             List<Movement> takerMoves = moves.computeIfAbsent(taker0.uid(), u -> new ArrayList<>());
-            BalanceKey frozenKey = SpotSettlement.key(taker0.uid(), taker0.frozenCoin());
+            BalanceKey frozenKey = taker0.key(taker0.frozenCoin());
             // Placing freezes what the order can cost; not enough available refuses it (25202), nothing changed.
             if (rows.get(frozenKey).available().compareTo(taker0.frozen()) < 0) throw new ApiException(ErrorCode.INSUFFICIENT_BALANCE);
             // An order that cannot rest gives back in this same change all it would freeze: the pair of movements would
@@ -416,7 +427,7 @@ public final class TradingService {
         TradeOrder next = o.afterFills(filled, rests, now);
         BigDecimal release = o.frozen().subtract(next.frozen());
         if (release.signum() > 0) {
-            BalanceKey k = SpotSettlement.key(o.uid(), o.frozenCoin());
+            BalanceKey k = o.key(o.frozenCoin());
             moves.add(move(k, Field.frozen, release.negate(), Counter.order));
             moves.add(move(k, Field.available, release, Counter.order));
         }
@@ -424,7 +435,7 @@ public final class TradingService {
     }
 
     private Matched settleFutures(Tx tx, TradeOrder taker0, Instrument inst, List<Liquidity.Fill> fills, boolean rests, long now) {
-        BalanceKey key = SpotSettlement.key(taker0.uid(), inst.marginCoin());
+        BalanceKey key = taker0.key(inst.marginCoin());
         if (taker0.frozen().signum() > 0) {
             try {
                 ledger.submit(tx, List.of(key), rows -> {
@@ -470,9 +481,14 @@ public final class TradingService {
     /** Gives back all an order still holds frozen. */
     private void release(Tx tx, TradeOrder o) {
         if (o.frozen().signum() == 0) return;
-        BalanceKey k = SpotSettlement.key(o.uid(), o.frozenCoin());
+        BalanceKey k = o.key(o.frozenCoin());
         ledger.post(tx, "order_release", Long.toString(o.orderId()), o.uid(), List.of(
                 move(k, Field.frozen, o.frozen().negate(), Counter.order), move(k, Field.available, o.frozen(), Counter.order)));
+    }
+
+    /** The account-family refusal of an order placed through the other family's rows (40085 on v2, 40084 on v3). */
+    static ErrorCode familyError(boolean classicOrder) {
+        return classicOrder ? ErrorCode.UNIFIED_ACCOUNT_ON_CLASSIC_API : ErrorCode.CLASSIC_ACCOUNT_ON_UNIFIED_API;
     }
 
     /** The same payload under a clientOid answers the first order; another payload is 25212 and changes nothing. */
@@ -537,14 +553,15 @@ public final class TradingService {
             BigDecimal qty = a.qty() != null ? a.qty() : o.qty();
             BigDecimal price = a.price() != null ? a.price() : o.price();
             if (qty.compareTo(o.qty()) == 0 && price.compareTo(o.price()) == 0) throw new ApiException(ErrorCode.MODIFY_UNCHANGED);
-            check(new Place(o.uid(), o.category(), o.symbol(), o.side(), o.orderType(), o.timeInForce(), qty, price, null, o.posSide(), o.reduceOnly()), inst);
+            check(new Place(o.uid(), o.category(), o.symbol(), o.side(), o.orderType(), o.timeInForce(), qty, price, null, o.posSide(), o.reduceOnly(),
+                    o.classic()), inst);
             if (qty.compareTo(o.cumExecQty()) <= 0) throw new ApiException(ErrorCode.ORDER_NOT_MODIFIABLE);
             BigDecimal left = qty.subtract(o.cumExecQty());
             BigDecimal frozen = !o.isFutures() ? (o.isBuy() ? Ledger.scaled(price.multiply(left)).stripTrailingZeros() : left)
                     : o.closes() ? BigDecimal.ZERO : FuturesSettlement.freeze(inst, price, left, o.leverage());
             BigDecimal delta = frozen.subtract(o.frozen());
             if (delta.signum() != 0) {
-                BalanceKey k = SpotSettlement.key(o.uid(), o.frozenCoin());
+                BalanceKey k = o.key(o.frozenCoin());
                 ledger.submit(tx, List.of(k), rows -> {
                     if (rows.get(k).available().compareTo(delta) < 0) {
                         throw new ApiException(o.isFutures() ? ErrorCode.INSUFFICIENT_MARGIN : ErrorCode.INSUFFICIENT_BALANCE);
@@ -655,7 +672,7 @@ public final class TradingService {
     /** Crossed spot orders fill in full as makers at their own price: one ledger change, one ledger transaction each. */
     private int fillSpotMakers(Tx tx, Instrument inst, List<TradeOrder> orders, Map<Long, AccountSettings> settings, long now) {
         Set<BalanceKey> keys = new TreeSet<>();
-        for (TradeOrder o : orders) keys.addAll(SpotSettlement.keys(o.uid(), inst, platformToken, deducts(settings, o.uid())));
+        for (TradeOrder o : orders) keys.addAll(SpotSettlement.keys(o, inst, platformToken, deducts(settings, o.uid())));
         long[] tradeIds = new long[orders.size()];
         for (int i = 0; i < tradeIds.length; i++) tradeIds[i] = ids.next();
         BigDecimal tokenPrice = prices.usdtPrice(platformToken).orElse(null);

@@ -1,0 +1,202 @@
+// ccxt classic trading conformance (issue 26): the real, unmodified `ccxt` (pinned 4.5.84, class `bitget`) trades spot
+// on a classic account through the v2 rows, on the same engine as the unified rows. The family is auto-detected (v3
+// account/settings answers 40084). Only ccxt's `urls.api` hosts are changed. Every figure is computed by hand below
+// from the ticker this script sets and the engine's rules (trading-fixture.mjs): a classic account's spot orders
+// settle on its spot balances, read back from the admin API.
+// Prints `ok <check> (<summary>)` / `FAIL <check>: <details>` and `N passed, M failed`; exits 0 only if all passed.
+import ccxt from 'ccxt';
+import { adminGet, adminPost, assert, baseUrl, checks, createInstruments, near, runTag, same, setTicker } from './trading-fixture.mjs';
+
+function client(creds) {
+  const exchange = new ccxt.bitget({ apiKey: creds.apiKey, secret: creds.secret, password: creds.password, timeout: 15000 });
+  for (const section of Object.keys(exchange.urls.api)) exchange.urls.api[section] = baseUrl;
+  return exchange;
+}
+
+/** A new classic main account with a read-and-write key and the given spot balances. */
+async function classicAccount(name, spotBalances) {
+  const { uid } = await adminPost('/admin/v1/accounts', { username: name, accountMode: 'CLASSIC' });
+  const key = await adminPost('/admin/v1/keys', { uid, passphrase: 'Trading1', permType: 'read-and-write', permissions: [] });
+  for (const [coin, amount] of Object.entries(spotBalances)) {
+    await adminPost('/admin/v1/ledger/deposit', { uid, account: 'spot', coin, amount, ref: `fund-${name}-${coin}` });
+  }
+  return { uid: String(uid), apiKey: key.accessKey, secret: key.secret, password: 'Trading1' };
+}
+
+/** uid's spot balance of coin against hand-computed available/frozen; its unified balances must stay untouched. */
+async function expectSpot(uid, coin, available, frozen) {
+  const rows = await adminGet(`/admin/v1/accounts/${uid}/balances`);
+  const b = rows.find((x) => x.account === 'spot' && x.coin === coin) ?? { available: '0', frozen: '0' };
+  near(b.available, available, `spot ${coin} available`);
+  near(b.frozen, frozen, `spot ${coin} frozen`);
+  assert(!rows.some((x) => x.account === 'unified' && (Number(x.available) !== 0 || Number(x.frozen) !== 0)), 'unified balances moved');
+  return `${coin} ${Number(b.available)}/${Number(b.frozen)}`;
+}
+
+function expectOrder(o, want, what) {
+  for (const [k, v] of Object.entries(want)) {
+    if (k === 'fee') {
+      near(o.fee?.cost, v.cost, `${what} fee.cost`);
+      same(o.fee?.currency, v.currency, `${what} fee.currency`);
+    } else if (typeof v === 'number') near(o[k], v, `${what} ${k}`);
+    else same(o[k], v, `${what} ${k}`);
+  }
+}
+
+async function rejects(promise, errorClass, code) {
+  try {
+    await promise;
+  } catch (e) {
+    assert(e instanceof errorClass, `${e.constructor.name} ${e.message}, want ${errorClass.name}`);
+    assert(e.message.includes(`"code":"${code}"`), `message ${e.message}, want code ${code}`);
+    return code;
+  }
+  throw new Error(`accepted, want ${errorClass.name} ${code}`);
+}
+
+// ---- set-up: own spot pair and ticker, one fresh classic account (before ccxt loads its markets) ----
+const tag = runTag('CC');
+const { check, finish } = checks([[tag, 'BASE']]);
+const { base, spot } = await createInstruments(tag);
+const S = `${base}/USDT`;
+// Ask 100.01 / bid 99.99, 5 a level; bids 99.99, 99.94 (99.940005 rounded down), ...; asks 100.01, 100.07, ...
+await setTicker('SPOT', spot, { last: '100', ask: '100.01', bid: '99.99', size: '5' });
+const C = await classicAccount(`ccxt-classic-${tag}`, { USDT: '10000', [base]: '10' });
+const ex = client(C);
+const ids = {};
+
+await check('loadMarkets classic', async () => {
+  await ex.loadMarkets();
+  same(ex.options.uta, false, 'options.uta');
+  same(ex.market(S).spot, true, `${S} spot`);
+  return `${S}, uta=false`;
+});
+
+await check('fetchBalance spot', async () => {
+  const b = await ex.fetchBalance();
+  near(b.USDT.free, 10000, 'USDT free');
+  near(b.USDT.used, 0, 'USDT used');
+  near(b[base].free, 10, 'BASE free');
+  return `USDT ${b.USDT.free}, BASE ${b[base].free}`;
+});
+
+await check('createOrder spot limit rests (clientOrderId)', async () => {
+  // Buy 2 at 99.95, below the ask: rests; freezes 2 x 99.95 = 199.9 USDT of the spot balance.
+  const o = await ex.createOrder(S, 'limit', 'buy', 2, 99.95, { clientOrderId: `${tag}-rest` });
+  ids.rest = o.id;
+  assert(/^\d+$/.test(o.id ?? ''), `id ${o.id}`);
+  return await expectSpot(C.uid, 'USDT', 9800.1, 199.9);
+});
+
+await check('fetchOrder resting (orderInfo array)', async () => {
+  const o = await ex.fetchOrder(ids.rest, S);
+  expectOrder(o, { id: ids.rest, clientOrderId: `${tag}-rest`, symbol: S, type: 'limit', side: 'buy', status: 'open', price: 99.95,
+    amount: 2, filled: 0 }, 'order');
+  same(o.info.status, 'live', 'status');
+  return `${o.status} ${o.side} ${o.amount}@${o.price}`;
+});
+
+await check('fetchOpenOrders (limit price from priceAvg)', async () => {
+  const open = await ex.fetchOpenOrders(S);
+  same(open.length, 1, 'open orders');
+  expectOrder(open[0], { id: ids.rest, price: 99.95, amount: 2, filled: 0, status: 'open' }, 'open order');
+  return `${open.length} open @${open[0].price}`;
+});
+
+await check('editOrder (cancel-replace)', async () => {
+  // The resting buy is cancelled and a new one placed: 3 at 99.9 freezes 299.7.
+  const o = await ex.editOrder(ids.rest, S, 'limit', 'buy', 3, 99.9);
+  assert(o.id && o.id !== ids.rest, `new id ${o.id}`);
+  ids.replaced = o.id;
+  const old = await ex.fetchOrder(ids.rest, S);
+  same(old.status, 'canceled', 'old order status');
+  return `3@99.9; ${await expectSpot(C.uid, 'USDT', 9700.3, 299.7)}`;
+});
+
+await check('createOrder spot market sell', async () => {
+  // Sell 6 into the bids: 5 @ 99.99 + 1 @ 99.94 = 599.89; taker fee 0.1% of it in USDT = 0.59989.
+  const o = await ex.createOrder(S, 'market', 'sell', 6);
+  const f = await ex.fetchOrder(o.id, S);
+  expectOrder(f, { status: 'closed', filled: 6, cost: 599.89, fee: { cost: 0.59989, currency: 'USDT' } }, 'market sell');
+  near(f.average, 599.89 / 6, 'average');
+  ids.sell = o.id;
+  return `6 for 599.89, fee 0.59989 USDT; ${await expectSpot(C.uid, 'USDT', 9700.3 + 599.89 - 0.59989, 299.7)}; `
+    + await expectSpot(C.uid, base, 4, 0);
+});
+
+await check('createMarketBuyOrderWithCost', async () => {
+  // 150 USDT at the ask 100.01: 150 / 100.01 = 1.49985..., 1.4998 at 4 decimals for 149.994998; fee 0.0014998 BASE.
+  const o = await ex.createMarketBuyOrderWithCost(S, 150);
+  const f = await ex.fetchOrder(o.id, S);
+  expectOrder(f, { status: 'closed', filled: 1.4998, amount: 1.4998, cost: 149.994998, fee: { cost: 0.0014998, currency: base } }, 'market buy');
+  return `1.4998 for 149.994998; ${await expectSpot(C.uid, 'USDT', 10299.59011 - 149.994998, 299.7)}; `
+    + await expectSpot(C.uid, base, 4 + 1.4998 - 0.0014998, 0);
+});
+
+await check('fetchMyTrades (v2 fills)', async () => {
+  const trades = (await ex.fetchMyTrades(S)).sort((a, b) => a.price - b.price);
+  same(trades.length, 3, 'trades');
+  const got = trades.map((t) => `${t.side} ${t.amount}@${t.price} fee ${t.fee?.cost} ${t.fee?.currency}`);
+  same(got.join(', '), `sell 1@99.94 fee 0.09994 USDT, sell 5@99.99 fee 0.49995 USDT, buy 1.4998@100.01 fee 0.0014998 ${base}`, 'trades');
+  return got.join(', ');
+});
+
+await check('createOrder postOnly crossing is cancelled', async () => {
+  // A post-only sell at 99.98 would take the bid 99.99: refused by its time in force, nothing frozen.
+  const o = await ex.createOrder(S, 'limit', 'sell', 1, 99.98, { postOnly: true });
+  same((await ex.fetchOrder(o.id, S)).status, 'canceled', 'status');
+  return await expectSpot(C.uid, base, 5.4983002, 0);
+});
+
+await check('cancelOrder', async () => {
+  await ex.cancelOrder(ids.replaced, S);
+  same((await ex.fetchOrder(ids.replaced, S)).status, 'canceled', 'status');
+  return await expectSpot(C.uid, 'USDT', 10449.295112, 0);
+});
+
+await check('cancelOrders (batch-cancel-order)', async () => {
+  const a = await ex.createOrder(S, 'limit', 'buy', 1, 99.5);
+  const b = await ex.createOrder(S, 'limit', 'sell', 1, 101);
+  await expectSpot(C.uid, 'USDT', 10449.295112 - 99.5, 99.5);
+  await ex.cancelOrders([a.id, b.id], S);
+  for (const id of [a.id, b.id]) same((await ex.fetchOrder(id, S)).status, 'canceled', `order ${id}`);
+  return `2 cancelled; ${await expectSpot(C.uid, 'USDT', 10449.295112, 0)}; ${await expectSpot(C.uid, base, 5.4983002, 0)}`;
+});
+
+await check('cancelAllOrders (cancel-symbol-order)', async () => {
+  await ex.createOrder(S, 'limit', 'buy', 1, 99.4);
+  await ex.createOrder(S, 'limit', 'buy', 1, 99.3);
+  await expectSpot(C.uid, 'USDT', 10449.295112 - 198.7, 198.7);
+  await ex.cancelAllOrders(S);
+  same((await ex.fetchOpenOrders(S)).length, 0, 'open orders');
+  return `all cancelled; ${await expectSpot(C.uid, 'USDT', 10449.295112, 0)}`;
+});
+
+await check('resting limit filled by a ticker move (maker)', async () => {
+  // Buy 1 at 99.95 rests; the ask drops to 99.9: it fills in full at its own price as a maker, fee 0.001 BASE.
+  const o = await ex.createOrder(S, 'limit', 'buy', 1, 99.95);
+  await setTicker('SPOT', spot, { last: '99.9', ask: '99.9', bid: '99.85', size: '5' });
+  const f = await ex.fetchOrder(o.id, S);
+  expectOrder(f, { status: 'closed', filled: 1, price: 99.95, average: 99.95, fee: { cost: 0.001, currency: base } }, 'maker');
+  return `1@99.95 maker; ${await expectSpot(C.uid, 'USDT', 10449.295112 - 99.95, 0)}; ${await expectSpot(C.uid, base, 6.4973002, 0)}`;
+});
+
+await check('fetchClosedOrders (history-orders)', async () => {
+  const closed = await ex.fetchClosedOrders(S);
+  const filled = closed.filter((o) => o.status === 'closed').map((o) => o.filled).sort((a, b) => a - b);
+  same(JSON.stringify(filled), JSON.stringify([1, 1.4998, 6]), 'filled amounts');
+  return `${filled.length} filled`;
+});
+
+await check('errors in the classic family', async () => {
+  const codes = [
+    await rejects(ex.createOrder(S, 'limit', 'buy', 1000, 99), ccxt.InsufficientFunds, '43012'),
+    await rejects(ex.cancelOrder('123', S), ccxt.OrderNotFound, '43001'),
+  ];
+  let notFound = false;
+  try { await ex.fetchOrder('123', S); } catch (e) { notFound = e instanceof ccxt.OrderNotFound; }
+  assert(notFound, 'fetchOrder of an unknown id is OrderNotFound');
+  return `${codes.join(', ')}, fetchOrder unknown -> OrderNotFound; ${await expectSpot(C.uid, 'USDT', 10349.345112, 0)}`;
+});
+
+finish();
