@@ -201,20 +201,18 @@ public final class SpotV2Routes implements Routes.Feature {
     }
 
     /**
-     * spot/account/Get-Account-Assets: the spot balances of the account; assetType hold_only (default) leaves out coins
-     * with nothing in them, all lists every row; coin narrows it to one. locked and limitAvailable are always 0 here.
+     * spot/account/Get-Account-Assets: the spot balances of the account, by coin; coin narrows it to one. The ledger keeps
+     * no empty rows, so assetType all answers as hold_only, the coins the account holds (D172). locked and
+     * limitAvailable are always 0 here; uTime is the answer's time.
      */
     private List<AssetView> assets(ApiRequest r) {
         Params p = r.params();
         String coin = TradeRoutes.upper(p.get("coin"));
-        String assetType = p.get("assetType") == null ? "hold_only" : p.get("assetType");
-        if (!assetType.equals("hold_only") && !assetType.equals("all")) throw new ApiException(ErrorCode.PARAM_ERROR, "assetType");
-        boolean all = assetType.equals("all") || coin != null;
+        String assetType = p.get("assetType");
+        if (assetType != null && !assetType.equals("hold_only") && !assetType.equals("all")) throw new ApiException(ErrorCode.PARAM_ERROR, "assetType");
         String now = Long.toString(r.now());
         return ledger.balances(r.uid()).stream()
-                .filter(b -> b.key().account() == AccountType.spot)
-                .filter(b -> coin == null || b.key().coin().equals(coin))
-                .filter(b -> all || b.available().signum() != 0 || b.frozen().signum() != 0)
+                .filter(b -> b.key().account() == AccountType.spot && (coin == null || b.key().coin().equals(coin)))
                 .sorted(java.util.Comparator.comparing((Balance b) -> b.key().coin()))
                 .map(b -> new AssetView(b.key().coin(), Json.plain(b.available()), Json.plain(b.frozen()), "0", "0", now))
                 .toList();

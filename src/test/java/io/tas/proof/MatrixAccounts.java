@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Fresh accounts for the matrices (never the shared demo ones: the matrices switch, convert and place orders).
  * A prepared unified account can pass every row's own checks: 1000 USDT and 12.5 DOGE (a small asset) in unified,
  * delta-neutral on (delta-info, D50), on the Reality allow-list (§4.7), and one isolated BTCUSDT long (set-margin;
- * it also makes a requested switch to classic fail, so the account stays unified).
+ * it also makes a requested switch to classic fail, so the account stays unified). A classic one holds 1000 USDT of spot.
  */
 final class MatrixAccounts {
     static final String ALL_PERMISSIONS = "[\"uta_mgt\",\"uta_trade\",\"withdraw\",\"copy_futures_position\",\"copy_futures_order\"]";
@@ -63,7 +63,9 @@ final class MatrixAccounts {
 
     /** A classic account, a sub-account of parentUid when given. */
     Account classic(KeySpec spec, Long parentUid) {
-        return withKey(create("{\"username\":\"" + name() + "\",\"accountMode\":\"CLASSIC\"}", parentUid), spec);
+        long uid = create("{\"username\":\"" + name() + "\",\"accountMode\":\"CLASSIC\"}", parentUid);
+        admin.deposit(uid, "spot", "USDT", "1000"); // the classic spot order rows (issue 26) freeze from it
+        return withKey(uid, spec);
     }
 
     /** A bare main account of the given kind (UNIFIED or CLASSIC), a parent for sub-accounts. */

@@ -106,6 +106,21 @@ final class RowRequests {
         post(Endpoint.PLACE_STRATEGY_ORDER, c -> "{\"category\":\"USDT-FUTURES\",\"symbol\":\"BTCUSDT\",\"posSide\":\"long\","
                 + "\"takeProfit\":\"10000000\",\"clientOid\":\"" + c.orderRef() + "t\"}");
         post(Endpoint.CANCEL_STRATEGY_ORDER, c -> "{\"clientOid\":\"" + c.orderRef() + "t\"}");
+        // Issue 26, classic spot (a classic account holds 1000 USDT of spot): a buy far under the price rests and is
+        // cancelled; the batch rests one on ETHUSDT that cancel-replace moves; reads of an unknown order answer [].
+        post(Endpoint.SPOT_PLACE_ORDER, c -> "{\"symbol\":\"BTCUSDT\",\"side\":\"buy\",\"orderType\":\"limit\",\"force\":\"gtc\","
+                + "\"price\":\"1000\",\"size\":\"0.001\",\"clientOid\":\"" + c.orderRef() + "s\"}");
+        post(Endpoint.SPOT_BATCH_ORDERS, c -> "{\"symbol\":\"ETHUSDT\",\"orderList\":[{\"side\":\"buy\",\"orderType\":\"limit\","
+                + "\"force\":\"gtc\",\"price\":\"1000\",\"size\":\"0.001\",\"clientOid\":\"" + c.orderRef() + "b\"}]}");
+        post(Endpoint.SPOT_CANCEL_ORDER, c -> "{\"symbol\":\"BTCUSDT\",\"clientOid\":\"" + c.orderRef() + "s\"}");
+        post(Endpoint.SPOT_BATCH_CANCEL_ORDER, "{\"symbol\":\"BTCUSDT\",\"orderList\":[{\"orderId\":\"1\"}]}");
+        post(Endpoint.SPOT_CANCEL_SYMBOL_ORDER, "{\"symbol\":\"BTCUSDT\"}");
+        post(Endpoint.SPOT_CANCEL_REPLACE_ORDER, c -> "{\"symbol\":\"ETHUSDT\",\"clientOid\":\"" + c.orderRef() + "b\",\"price\":\"1000.5\","
+                + "\"size\":\"0.001\",\"newClientOid\":\"" + c.orderRef() + "r\"}");
+        get(Endpoint.SPOT_ORDER_INFO, "?orderId=1");
+        get(Endpoint.SPOT_UNFILLED_ORDERS, "?symbol=BTCUSDT");
+        get(Endpoint.SPOT_HISTORY_ORDERS, "?symbol=BTCUSDT");
+        get(Endpoint.SPOT_ASSETS, "");
         get(Endpoint.ORDERBOOK, "?category=SPOT&symbol=BTCUSDT");
         get(Endpoint.CANDLES, "?category=SPOT&symbol=BTCUSDT&interval=1m");
         get(Endpoint.HISTORY_CANDLES, "?category=SPOT&symbol=BTCUSDT&interval=1m");

@@ -103,6 +103,17 @@ final class SpecRows {
         row(Endpoint.HISTORY_ORDERS, UTA_TRADE, false, 20);
         row(Endpoint.PLACE_STRATEGY_ORDER, UTA_TRADE, true, 10);
         row(Endpoint.CANCEL_STRATEGY_ORDER, UTA_TRADE, true, 10);
+        // Issue 26: classic spot rows carry no §5 permission (as the v2 reads); writes need a read-and-write key (D172).
+        row(Endpoint.SPOT_PLACE_ORDER, NONE, true, 10);
+        row(Endpoint.SPOT_BATCH_ORDERS, NONE, true, 5);
+        row(Endpoint.SPOT_CANCEL_ORDER, NONE, true, 10);
+        row(Endpoint.SPOT_BATCH_CANCEL_ORDER, NONE, true, 10);
+        row(Endpoint.SPOT_CANCEL_SYMBOL_ORDER, NONE, true, 5);
+        row(Endpoint.SPOT_CANCEL_REPLACE_ORDER, NONE, true, 5);
+        row(Endpoint.SPOT_ORDER_INFO, NONE, false, 20);
+        row(Endpoint.SPOT_UNFILLED_ORDERS, NONE, false, 20);
+        row(Endpoint.SPOT_HISTORY_ORDERS, NONE, false, 20);
+        row(Endpoint.SPOT_ASSETS, NONE, false, 10);
         publicRow(Endpoint.ORDERBOOK, 20);
         publicRow(Endpoint.CANDLES, 20);
         publicRow(Endpoint.HISTORY_CANDLES, 20);
