@@ -5,7 +5,7 @@
 // settle on its spot balances, read back from the admin API.
 // Prints `ok <check> (<summary>)` / `FAIL <check>: <details>` and `N passed, M failed`; exits 0 only if all passed.
 import ccxt from 'ccxt';
-import { adminGet, adminPost, assert, baseUrl, checks, createInstruments, near, runTag, same, setTicker } from './trading-fixture.mjs';
+import { adminGet, adminPost, assert, baseUrl, checks, createInstruments, near, runTag, same, sameSet, setTicker } from './trading-fixture.mjs';
 
 function client(creds) {
   const exchange = new ccxt.bitget({ apiKey: creds.apiKey, secret: creds.secret, password: creds.password, timeout: 15000 });
@@ -13,25 +13,28 @@ function client(creds) {
   return exchange;
 }
 
-/** A new classic main account with a read-and-write key and the given spot balances. */
-async function classicAccount(name, spotBalances) {
+/** A new classic main account with a read-and-write key and the given balances of one wallet (spot, or unified: futures margin). */
+async function classicAccount(name, balances, wallet = 'spot') {
   const { uid } = await adminPost('/admin/v1/accounts', { username: name, accountMode: 'CLASSIC' });
   const key = await adminPost('/admin/v1/keys', { uid, passphrase: 'Trading1', permType: 'read-and-write', permissions: [] });
-  for (const [coin, amount] of Object.entries(spotBalances)) {
-    await adminPost('/admin/v1/ledger/deposit', { uid, account: 'spot', coin, amount, ref: `fund-${name}-${coin}` });
+  for (const [coin, amount] of Object.entries(balances)) {
+    await adminPost('/admin/v1/ledger/deposit', { uid, account: wallet, coin, amount, ref: `fund-${name}-${coin}` });
   }
   return { uid: String(uid), apiKey: key.accessKey, secret: key.secret, password: 'Trading1' };
 }
 
-/** uid's spot balance of coin against hand-computed available/frozen; its unified balances must stay untouched. */
-async function expectSpot(uid, coin, available, frozen) {
+/** uid's balance of coin in one wallet against hand-computed available/frozen; the other wallet must hold nothing. */
+async function expectWallet(wallet, uid, coin, available, frozen) {
   const rows = await adminGet(`/admin/v1/accounts/${uid}/balances`);
-  const b = rows.find((x) => x.account === 'spot' && x.coin === coin) ?? { available: '0', frozen: '0' };
-  near(b.available, available, `spot ${coin} available`);
-  near(b.frozen, frozen, `spot ${coin} frozen`);
-  assert(!rows.some((x) => x.account === 'unified' && (Number(x.available) !== 0 || Number(x.frozen) !== 0)), 'unified balances moved');
+  const b = rows.find((x) => x.account === wallet && x.coin === coin) ?? { available: '0', frozen: '0' };
+  near(b.available, available, `${wallet} ${coin} available`);
+  near(b.frozen, frozen, `${wallet} ${coin} frozen`);
+  assert(!rows.some((x) => x.account !== wallet), `a balance outside ${wallet}: ${JSON.stringify(rows)}`);
   return `${coin} ${Number(b.available)}/${Number(b.frozen)}`;
 }
+
+const expectSpot = (uid, coin, available, frozen) => expectWallet('spot', uid, coin, available, frozen);
+const expectMargin = (uid, coin, available, frozen) => expectWallet('unified', uid, coin, available, frozen);
 
 function expectOrder(o, want, what) {
   for (const [k, v] of Object.entries(want)) {
@@ -57,19 +60,26 @@ async function rejects(promise, errorClass, code) {
 // ---- set-up: own spot pair and ticker, one fresh classic account (before ccxt loads its markets) ----
 const tag = runTag('CC');
 const { check, finish } = checks([[tag, 'BASE']]);
-const { base, spot } = await createInstruments(tag);
+const { base, spot, perp } = await createInstruments(tag);
 const S = `${base}/USDT`;
+const P = `P${base}/USDT:USDT`;
 // Ask 100.01 / bid 99.99, 5 a level; bids 99.99, 99.94 (99.940005 rounded down), ...; asks 100.01, 100.07, ...
 await setTicker('SPOT', spot, { last: '100', ask: '100.01', bid: '99.99', size: '5' });
+// Perpetual: ask 100.01 / bid 99.99, 10 a level, mark 99.99; fees maker 0.02%, taker 0.06%.
+await setTicker('USDT-FUTURES', perp, { last: '100', ask: '100.01', bid: '99.99', size: '10', mark: '99.99', fundingRate: '0.0001' });
 const C = await classicAccount(`ccxt-classic-${tag}`, { USDT: '10000', [base]: '10' });
+const D = await classicAccount(`ccxt-classic-swap-${tag}`, { USDT: '10000' }, 'unified');
 const ex = client(C);
+const exD = client(D);
 const ids = {};
 
 await check('loadMarkets classic', async () => {
   await ex.loadMarkets();
+  await exD.loadMarkets();
   same(ex.options.uta, false, 'options.uta');
   same(ex.market(S).spot, true, `${S} spot`);
-  return `${S}, uta=false`;
+  same(exD.market(P).swap, true, `${P} swap`);
+  return `${S}, ${P}, uta=false`;
 });
 
 await check('fetchBalance spot', async () => {
@@ -197,6 +207,95 @@ await check('errors in the classic family', async () => {
   try { await ex.fetchOrder('123', S); } catch (e) { notFound = e instanceof ccxt.OrderNotFound; }
   assert(notFound, 'fetchOrder of an unknown id is OrderNotFound');
   return `${codes.join(', ')}, fetchOrder unknown -> OrderNotFound; ${await expectSpot(C.uid, 'USDT', 10349.345112, 0)}`;
+});
+
+// ---- futures, account D: 10000 USDT of futures margin ----
+
+await check('setMarginMode and setLeverage (v2)', async () => {
+  await exD.setMarginMode('isolated', P);
+  await exD.setMarginMode('cross', P);
+  const r = await exD.setLeverage(20, P);
+  same(r.data.longLeverage, '20', 'longLeverage');
+  same(r.data.marginMode, 'crossed', 'marginMode');
+  return `crossed x${r.data.longLeverage}`;
+});
+
+await check('createOrder futures market (one-way)', async () => {
+  // Buy 2 at the ask 100.01: margin 200.02 / 20 = 10.001, taker fee 200.02 x 0.0006 = 0.120012.
+  const m = await exD.createOrder(P, 'market', 'buy', 2);
+  const o = await exD.fetchOrder(m.id, P);
+  expectOrder(o, { status: 'closed', filled: 2, amount: 2, reduceOnly: false, fee: { cost: 0.120012, currency: 'USDT' } }, 'order');
+  near(o.average, 100.01, 'average');
+  same(o.info.posSide, 'net', 'posSide');
+  same(o.info.state, 'filled', 'state');
+  return await expectMargin(D.uid, 'USDT', 10000 - 10.001 - 0.120012, 10.001);
+});
+
+await check('fetchPositions after a futures fill', async () => {
+  const positions = await exD.fetchPositions([P]);
+  same(positions.length, 1, 'positions');
+  const p = positions[0];
+  // Mark 99.99: unrealised PnL 2 x (99.99 - 100.01) = -0.04.
+  expectOrder(p, { symbol: P, side: 'long', contracts: 2, entryPrice: 100.01, unrealizedPnl: -0.04, leverage: 20 }, 'position');
+  return `${p.side} ${p.contracts}@${p.entryPrice} x${p.leverage} upl ${p.unrealizedPnl}`;
+});
+
+await check('createOrder reduceOnly (one-way), filled by a ticker move', async () => {
+  // Reduce-only sell 2 @ 110 rests, freezing nothing; the bid rises to 110.5: it fills as the maker at 110.
+  // PnL 2 x (110 - 100.01) = 19.98, maker fee 220 x 0.0002 = 0.044, margin 10.001 back: 10000 - 0.120012 + 19.98 - 0.044.
+  const r = await exD.createOrder(P, 'limit', 'sell', 2, 110, { reduceOnly: true });
+  const open = await exD.fetchOpenOrders(P);
+  same(open.length, 1, 'open orders');
+  expectOrder(open[0], { id: r.id, status: 'open', reduceOnly: true, price: 110, amount: 2 }, 'resting reduce-only');
+  await setTicker('USDT-FUTURES', perp, { last: '110.5', ask: '110.6', bid: '110.5', size: '10', mark: '110.5', fundingRate: '0.0001' });
+  expectOrder(await exD.fetchOrder(r.id, P), { status: 'closed', filled: 2, reduceOnly: true, fee: { cost: 0.044, currency: 'USDT' } }, 'filled');
+  same((await exD.fetchPositions([P])).length, 0, 'positions left');
+  return `2@110 maker, PnL 19.98; ${await expectMargin(D.uid, 'USDT', 10019.815988, 0)}`;
+});
+
+await check('cancelOrder and cancelAllOrders (futures)', async () => {
+  // An opening limit buy of 1 at 90 freezes its margin 90 / 20 = 4.5 and the taker fee 90 x 0.0006 = 0.054.
+  const a = await exD.createOrder(P, 'limit', 'buy', 1, 90);
+  await expectMargin(D.uid, 'USDT', 10019.815988 - 4.554, 4.554);
+  await exD.cancelOrder(a.id, P);
+  same((await exD.fetchOrder(a.id, P)).status, 'canceled', 'cancelled order');
+  await exD.createOrder(P, 'limit', 'buy', 1, 90);
+  await exD.createOrder(P, 'limit', 'buy', 1, 91);
+  await exD.cancelAllOrders(P);
+  same((await exD.fetchOpenOrders(P)).length, 0, 'open orders');
+  return await expectMargin(D.uid, 'USDT', 10019.815988, 0);
+});
+
+await check('createOrder hedged (hedge_mode and back)', async () => {
+  await exD.setPositionMode(true, P);
+  // Long 1 at the ask 110.6: margin 5.53, fee 0.06636. Close it (reduceOnly): ccxt sends side buy + tradeSide close;
+  // the engine sells 1 at the bid 110.5: PnL -0.1, fee 0.0663.
+  const long = await exD.createOrder(P, 'market', 'buy', 1, undefined, { hedged: true });
+  same((await exD.fetchOrder(long.id, P)).info.posSide, 'long', 'long posSide');
+  await expectMargin(D.uid, 'USDT', 10019.815988 - 0.06636 - 5.53, 5.53);
+  const close = await exD.createOrder(P, 'market', 'sell', 1, undefined, { hedged: true, reduceOnly: true });
+  const c = await exD.fetchOrder(close.id, P);
+  same(`${c.info.side} ${c.info.tradeSide} ${c.info.reduceOnly} ${c.info.posMode}`, 'buy close YES hedge_mode', 'wire side');
+  expectOrder(c, { side: 'sell', status: 'closed', filled: 1, average: 110.5, fee: { cost: 0.0663, currency: 'USDT' } }, 'close long');
+  await exD.setPositionMode(false, P);
+  return `long 1@110.6 closed at 110.5; ${await expectMargin(D.uid, 'USDT', 10019.815988 - 0.06636 - 0.1 - 0.0663, 0)}`;
+});
+
+await check('fetchClosedOrders (futures)', async () => {
+  const closed = await exD.fetchClosedOrders(P);
+  const filled = closed.filter((o) => o.status === 'closed').map((o) => o.filled);
+  sameSet(filled.map(String), ['2', '2', '1', '1'], 'filled amounts');
+  return `${filled.length} filled`;
+});
+
+await check('errors in the classic futures family', async () => {
+  const codes = [
+    // A limit buy of 10000 at 110 needs 10000 x 110 / 20 = 55000 of margin.
+    await rejects(exD.createOrder(P, 'limit', 'buy', 10000, 110), ccxt.InsufficientFunds, '40762'),
+    await rejects(exD.cancelOrder('123', P), ccxt.OrderNotFound, '40768'),
+    await rejects(exD.fetchOrder('123', P), ccxt.OrderNotFound, '40109'),
+  ];
+  return `${codes.join(', ')}; ${await expectMargin(D.uid, 'USDT', 10019.583328, 0)}`;
 });
 
 finish();

@@ -292,7 +292,8 @@ public final class App implements AutoCloseable {
             d -> new UnifiedRecordsRoutes(d.unifiedRecords),
             d -> new RealityRoutes(d.reality),
             d -> new io.tas.trade.TradeRoutes(d.trading, d.tpsl, d.positions),
-            d -> new io.tas.trade.SpotV2Routes(d.trading, d.ledger));
+            d -> new io.tas.trade.SpotV2Routes(d.trading, d.ledger),
+            d -> new io.tas.trade.MixV2Routes(d.trading, d.accounts, d.leverage));
 
     /** Which rows have handlers, without starting anything (for the inventory). */
     public static Routes productionRoutes() { return routes(Domain.unwired()); }

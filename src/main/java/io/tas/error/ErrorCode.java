@@ -84,6 +84,14 @@ public enum ErrorCode {
     SPOT_DUPLICATE_CLIENT_OID("45034", "Duplicate clientOid", 400),
     SPOT_BELOW_MIN_AMOUNT("45110", "Less than the minimum order amount", 400),
 
+    // --- classic futures order family (issue 26; order-entry-wire.md's error table, ccxt 4.5.84's exact-code map: 40762
+    //     InsufficientFunds, 40768 and 40109 OrderNotFound). Messages are ours (D173).
+    MIX_NO_POSITION_TO_CLOSE("22002", "No position to close", 400),
+    MIX_ORDER_NOT_FOUND("40109", "The data of the order cannot be found, please confirm the order number", 400),
+    MIX_INSUFFICIENT_BALANCE("40762", "The order amount exceeds the balance", 400),
+    MIX_ORDER_NOT_EXIST("40768", "Order does not exist", 400),
+    MIX_DUPLICATE_CLIENT_OID("40786", "Duplicate clientOid", 400),
+
     // --- server side: a failure of ours, answered with HTTP 400 like the platform (D93); never a stack trace
     SYSTEM_ERROR("40015", "System is abnormal, please try again later", 400); // wire facts: 400, like every code
 

@@ -94,6 +94,16 @@ public enum Endpoint {
     SPOT_UNFILLED_ORDERS("GET", "/api/v2/spot/trade/unfilled-orders", Permission.NONE, Access.READ, 20, Scope.UID, Family.CLASSIC, "-"),
     SPOT_HISTORY_ORDERS("GET", "/api/v2/spot/trade/history-orders", Permission.NONE, Access.READ, 20, Scope.UID, Family.CLASSIC, "-"),
     SPOT_ASSETS("GET", "/api/v2/spot/account/assets", Permission.NONE, Access.READ, 10, Scope.UID, Family.CLASSIC, "-"),
+    // Issue 26: classic futures orders and the settings they trade under (v2 mix rows); 10/s, the set rows 5/s (D173).
+    MIX_PLACE_ORDER("POST", "/api/v2/mix/order/place-order", Permission.NONE, Access.WRITE, 10, Scope.UID, Family.CLASSIC, "-"),
+    MIX_CANCEL_ORDER("POST", "/api/v2/mix/order/cancel-order", Permission.NONE, Access.WRITE, 10, Scope.UID, Family.CLASSIC, "-"),
+    MIX_BATCH_CANCEL_ORDERS("POST", "/api/v2/mix/order/batch-cancel-orders", Permission.NONE, Access.WRITE, 10, Scope.UID, Family.CLASSIC, "-"),
+    MIX_ORDER_DETAIL("GET", "/api/v2/mix/order/detail", Permission.NONE, Access.READ, 10, Scope.UID, Family.CLASSIC, "-"),
+    MIX_ORDERS_PENDING("GET", "/api/v2/mix/order/orders-pending", Permission.NONE, Access.READ, 10, Scope.UID, Family.CLASSIC, "-"),
+    MIX_ORDERS_HISTORY("GET", "/api/v2/mix/order/orders-history", Permission.NONE, Access.READ, 10, Scope.UID, Family.CLASSIC, "-"),
+    MIX_SET_LEVERAGE("POST", "/api/v2/mix/account/set-leverage", Permission.NONE, Access.WRITE, 5, Scope.UID, Family.CLASSIC, "-"),
+    MIX_SET_MARGIN_MODE("POST", "/api/v2/mix/account/set-margin-mode", Permission.NONE, Access.WRITE, 5, Scope.UID, Family.CLASSIC, "-"),
+    MIX_SET_POSITION_MODE("POST", "/api/v2/mix/account/set-position-mode", Permission.NONE, Access.WRITE, 5, Scope.UID, Family.CLASSIC, "-"),
     // Public market data of the engine (order-entry-wire.md), per IP like tickers.
     ORDERBOOK("GET", "/api/v3/market/orderbook", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
     CANDLES("GET", "/api/v3/market/candles", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),

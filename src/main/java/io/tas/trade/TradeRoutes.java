@@ -243,7 +243,7 @@ public final class TradeRoutes implements Routes.Feature {
     }
 
     /** reduceOnly: "yes"/"no" in the docs, "YES"/"NO" from some clients, a JSON boolean from others. */
-    private static boolean yes(String v, String name) {
+    static boolean yes(String v, String name) {
         if (v == null) return false;
         return switch (v.toLowerCase(Locale.ROOT)) {
             case "yes", "true" -> true;
