@@ -111,6 +111,20 @@ final class RowRequests {
         get(Endpoint.HISTORY_CANDLES, "?category=SPOT&symbol=BTCUSDT&interval=1m");
         get(Endpoint.RECENT_FILLS, "?category=SPOT&symbol=BTCUSDT");
         get(Endpoint.CURRENT_FUND_RATE, "?symbol=BTCUSDT");
+        // Issue 26: the v2 public market data, as ccxt's classic branch asks for it.
+        get(Endpoint.V2_SPOT_TICKERS, "?symbol=BTCUSDT");
+        get(Endpoint.V2_SPOT_ORDERBOOK, "?symbol=BTCUSDT&limit=5");
+        get(Endpoint.V2_SPOT_CANDLES, "?symbol=BTCUSDT&granularity=1min&limit=1000");
+        get(Endpoint.V2_SPOT_HISTORY_CANDLES, c -> "?symbol=BTCUSDT&granularity=1min&endTime=" + c.now() + "&limit=200");
+        get(Endpoint.V2_SPOT_FILLS, "?symbol=BTCUSDT");
+        get(Endpoint.V2_SPOT_FILLS_HISTORY, "?symbol=BTCUSDT");
+        get(Endpoint.V2_MIX_TICKER, "?productType=USDT-FUTURES&symbol=BTCUSDT");
+        get(Endpoint.V2_MIX_TICKERS, "?productType=USDT-FUTURES");
+        get(Endpoint.V2_MIX_MERGE_DEPTH, "?productType=USDT-FUTURES&symbol=BTCUSDT");
+        get(Endpoint.V2_MIX_CANDLES, "?productType=USDT-FUTURES&symbol=BTCUSDT&granularity=1m");
+        get(Endpoint.V2_MIX_HISTORY_CANDLES, "?productType=USDT-FUTURES&symbol=BTCUSDT&granularity=1m");
+        get(Endpoint.V2_MIX_FILLS_HISTORY, "?productType=USDT-FUTURES&symbol=BTCUSDT");
+        get(Endpoint.V2_MIX_CURRENT_FUND_RATE, "?productType=USDT-FUTURES&symbol=BTCUSDT");
     }
 
     static Request of(Endpoint e, Ctx ctx) {

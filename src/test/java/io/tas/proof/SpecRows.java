@@ -108,6 +108,21 @@ final class SpecRows {
         publicRow(Endpoint.HISTORY_CANDLES, 20);
         publicRow(Endpoint.RECENT_FILLS, 20);
         publicRow(Endpoint.CURRENT_FUND_RATE, 20);
+        // Issue 26: the v2 public market rows, per IP as the platform's pages give them: 20/s, but 10/s on spot
+        // market/fills ("Frequency limit: 10 times/1s (IP)") and both fills-history rows (order-entry-wire.md, D180).
+        publicRow(Endpoint.V2_SPOT_TICKERS, 20);
+        publicRow(Endpoint.V2_SPOT_ORDERBOOK, 20);
+        publicRow(Endpoint.V2_SPOT_CANDLES, 20);
+        publicRow(Endpoint.V2_SPOT_HISTORY_CANDLES, 20);
+        publicRow(Endpoint.V2_SPOT_FILLS, 10);
+        publicRow(Endpoint.V2_SPOT_FILLS_HISTORY, 10);
+        publicRow(Endpoint.V2_MIX_TICKER, 20);
+        publicRow(Endpoint.V2_MIX_TICKERS, 20);
+        publicRow(Endpoint.V2_MIX_MERGE_DEPTH, 20);
+        publicRow(Endpoint.V2_MIX_CANDLES, 20);
+        publicRow(Endpoint.V2_MIX_HISTORY_CANDLES, 20);
+        publicRow(Endpoint.V2_MIX_FILLS_HISTORY, 10);
+        publicRow(Endpoint.V2_MIX_CURRENT_FUND_RATE, 20);
     }
 
     /** The row's rule; a catalog row not written out here fails every matrix until it is. */
