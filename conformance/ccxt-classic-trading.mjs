@@ -113,6 +113,18 @@ await check('fetchOpenOrders (limit price from priceAvg)', async () => {
   return `${open.length} open @${open[0].price}`;
 });
 
+await check('fetchTicker and fetchOrderBook (v2 market rows)', async () => {
+  const t = await ex.fetchTicker(S);
+  near(t.last, 100, 'last');
+  near(t.bid, 99.99, 'bid');
+  near(t.ask, 100.01, 'ask');
+  // The resting bid 2 @ 99.95 sits between the synthetic levels 99.99 and 99.94.
+  const ob = await ex.fetchOrderBook(S, 5);
+  same(JSON.stringify(ob.asks), JSON.stringify([[100.01, 5], [100.07, 5], [100.12, 5], [100.17, 5], [100.22, 5]]), 'asks');
+  same(JSON.stringify(ob.bids), JSON.stringify([[99.99, 5], [99.95, 2], [99.94, 5], [99.89, 5], [99.84, 5]]), 'bids');
+  return `last ${t.last}, best ${ob.bids[0][0]}/${ob.asks[0][0]}`;
+});
+
 await check('editOrder (cancel-replace)', async () => {
   // The resting buy is cancelled and a new one placed: 3 at 99.9 freezes 299.7.
   const o = await ex.editOrder(ids.rest, S, 'limit', 'buy', 3, 99.9);
@@ -149,6 +161,19 @@ await check('fetchMyTrades (v2 fills)', async () => {
   const got = trades.map((t) => `${t.side} ${t.amount}@${t.price} fee ${t.fee?.cost} ${t.fee?.currency}`);
   same(got.join(', '), `sell 1@99.94 fee 0.09994 USDT, sell 5@99.99 fee 0.49995 USDT, buy 1.4998@100.01 fee 0.0014998 ${base}`, 'trades');
   return got.join(', ');
+});
+
+await check('fetchTrades and fetchOHLCV (v2 market rows)', async () => {
+  // The public tape: the market sell's 5 @ 99.99 and 1 @ 99.94, the market buy's 1.4998 @ 100.01.
+  const trades = await ex.fetchTrades(S);
+  same(trades.map((t) => `${t.side} ${t.amount}@${t.price}`).sort().join(', '), 'buy 1.4998@100.01, sell 1@99.94, sell 5@99.99', 'trades');
+  // Candles of the trades: 7.4998 traded between 99.94 and 100.01 (however many minutes they span).
+  const candles = await ex.fetchOHLCV(S, '1m');
+  const volume = candles.reduce((v, c) => v + c[5], 0);
+  near(volume, 7.4998, 'volume');
+  near(Math.max(...candles.map((c) => c[2])), 100.01, 'high');
+  near(Math.min(...candles.map((c) => c[3])), 99.94, 'low');
+  return `3 trades, V ${volume.toFixed(4)} H 100.01 L 99.94`;
 });
 
 await check('createOrder postOnly crossing is cancelled', async () => {

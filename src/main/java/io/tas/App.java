@@ -36,6 +36,7 @@ import io.tas.jobs.Jobs;
 import io.tas.market.MarketRoutes;
 import io.tas.market.MetadataRoutes;
 import io.tas.marketdata.MarketDataRoutes;
+import io.tas.marketdata.MarketDataV2Routes;
 import io.tas.marketdata.TradeTape;
 import io.tas.convert.ConvertRoutes;
 import io.tas.convert.SmallAssetConversion;
@@ -279,6 +280,7 @@ public final class App implements AutoCloseable {
             d -> new MarketRoutes(d.market, d.signatures),
             d -> new MetadataRoutes(d.market),
             d -> new MarketDataRoutes(d.market, d.tape),
+            d -> new MarketDataV2Routes(d.market, d.tape, d.trading, d.prices),
             d -> new ConvertRoutes(d.conversion),
             d -> new LoanRoutes(d.loans),
             d -> new RiskRoutes(d.maxWithdrawal, d.deltaNeutral),

@@ -36,7 +36,11 @@ public enum TimeWindow {
     /** Beyond-spec shapes §10: both ends required, no range or age bound (D79). */
     UTA_DEPOSIT_RECORDS(null, Older.REFUSE, null, Ends.REQUIRED),
     /** Issue 25, v3 history-orders: the platform's page keeps 90 days; a query at most 90 (as strategy history, D67). */
-    HISTORY_ORDERS(days(90), Older.REFUSE, days(90), Ends.OPTIONAL);
+    HISTORY_ORDERS(days(90), Older.REFUSE, days(90), Ends.OPTIONAL),
+    /** Issue 26, v2 public trades: "within 90 days", start and end "within 7 days" (spot Get-Market-Trades, D184). */
+    V2_SPOT_FILLS_HISTORY(days(90), Older.CLAMP, days(7), Ends.OPTIONAL),
+    /** Issue 26: "the last 90 days", "the maximum time span supported is a week" (contract Get-Fills-History, D184). */
+    V2_MIX_FILLS_HISTORY(days(90), Older.CLAMP, days(7), Ends.OPTIONAL);
 
     /** What a startTime older than the access window does. */
     public enum Older { REFUSE, CLAMP }

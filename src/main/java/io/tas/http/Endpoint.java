@@ -109,7 +109,22 @@ public enum Endpoint {
     CANDLES("GET", "/api/v3/market/candles", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
     HISTORY_CANDLES("GET", "/api/v3/market/history-candles", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
     RECENT_FILLS("GET", "/api/v3/market/fills", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
-    CURRENT_FUND_RATE("GET", "/api/v3/market/current-fund-rate", null, Access.READ, 20, Scope.IP, Family.ANY, "-");
+    CURRENT_FUND_RATE("GET", "/api/v3/market/current-fund-rate", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
+    // Issue 26: the classic (v2) public market data of the engine, per IP; limits as the platform's pages give them
+    // (spot market/fills and both fills-history pages 10/s, the others 20/s; D180).
+    V2_SPOT_TICKERS("GET", "/api/v2/spot/market/tickers", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
+    V2_SPOT_ORDERBOOK("GET", "/api/v2/spot/market/orderbook", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
+    V2_SPOT_CANDLES("GET", "/api/v2/spot/market/candles", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
+    V2_SPOT_HISTORY_CANDLES("GET", "/api/v2/spot/market/history-candles", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
+    V2_SPOT_FILLS("GET", "/api/v2/spot/market/fills", null, Access.READ, 10, Scope.IP, Family.ANY, "-"),
+    V2_SPOT_FILLS_HISTORY("GET", "/api/v2/spot/market/fills-history", null, Access.READ, 10, Scope.IP, Family.ANY, "-"),
+    V2_MIX_TICKER("GET", "/api/v2/mix/market/ticker", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
+    V2_MIX_TICKERS("GET", "/api/v2/mix/market/tickers", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
+    V2_MIX_MERGE_DEPTH("GET", "/api/v2/mix/market/merge-depth", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
+    V2_MIX_CANDLES("GET", "/api/v2/mix/market/candles", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
+    V2_MIX_HISTORY_CANDLES("GET", "/api/v2/mix/market/history-candles", null, Access.READ, 20, Scope.IP, Family.ANY, "-"),
+    V2_MIX_FILLS_HISTORY("GET", "/api/v2/mix/market/fills-history", null, Access.READ, 10, Scope.IP, Family.ANY, "-"),
+    V2_MIX_CURRENT_FUND_RATE("GET", "/api/v2/mix/market/current-fund-rate", null, Access.READ, 20, Scope.IP, Family.ANY, "-");
 
     /** Whether a read-only key may call the row. */
     public enum Access { READ, WRITE }

@@ -40,7 +40,7 @@ public final class MetadataRoutes implements Routes.Feature {
     static final String MIN_QTY = "0.0001";
     static final String MAX_QTY = "10000000000";
     /** ccxt asks for all six on every classic load; the three demo (S-prefixed) types hold no contracts here. */
-    static final List<String> DEMO_PRODUCT_TYPES = List.of("SUSDT-FUTURES", "SCOIN-FUTURES", "SUSDC-FUTURES");
+    public static final List<String> DEMO_PRODUCT_TYPES = List.of("SUSDT-FUTURES", "SCOIN-FUTURES", "SUSDC-FUTURES");
 
     private final MarketService market;
 

@@ -28,6 +28,9 @@ public enum Interval {
     /** The start of the bucket holding ts. */
     public long bucket(long ts) { return Math.floorDiv(ts, millis) * millis; }
 
+    /** Its buckets: multiples of the length since the epoch. */
+    Buckets buckets() { return Buckets.fixed(millis, 0); }
+
     /** Exactly as the docs spell it: 1m is a minute, so no case folding (1M would be a month elsewhere). */
     public static Optional<Interval> fromWire(String s) {
         return Arrays.stream(values()).filter(i -> i.wire.equals(s)).findFirst();

@@ -86,9 +86,14 @@ public final class MarketDataRoutes implements Routes.Feature {
         Ticker t = (category == null ? FUTURES : List.of(category)).stream()
                 .flatMap(c -> market.ticker(c, symbol).stream()).findFirst()
                 .orElseThrow(() -> new ApiException(ErrorCode.TRADING_PAIR_NOT_EXIST, symbol));
+        return List.of(fundRate(t, r.now()));
+    }
+
+    /** A futures ticker's row (D164), for this row and the v2 one. */
+    static FundRateView fundRate(Ticker t, long now) {
         BigDecimal rate = t.fundingRate() == null ? BigDecimal.ZERO : t.fundingRate();
-        long next = (Math.floorDiv(r.now(), FUNDING_PERIOD_MS) + 1) * FUNDING_PERIOD_MS;
-        return List.of(new FundRateView(symbol, Json.plain(rate), "8", Long.toString(next), MIN_FUNDING_RATE, MAX_FUNDING_RATE));
+        long next = (Math.floorDiv(now, FUNDING_PERIOD_MS) + 1) * FUNDING_PERIOD_MS;
+        return new FundRateView(t.symbol(), Json.plain(rate), "8", Long.toString(next), MIN_FUNDING_RATE, MAX_FUNDING_RATE);
     }
 
     /** 1 to 100, 100 when absent; more is answered with 100, as ccxt asks up to 1,000 candles (D163). */
@@ -98,8 +103,12 @@ public final class MarketDataRoutes implements Routes.Feature {
 
     /** A symbol is known with a ticker of its book or an instrument of the category; else 25100 as on the tickers row. */
     private void requireKnown(Category category, String symbol) {
-        boolean known = market.ticker(TradeTape.book(category), symbol).isPresent()
+        if (!known(market, category, symbol)) throw new ApiException(ErrorCode.TRADING_PAIR_NOT_EXIST, symbol);
+    }
+
+    /** Whether the symbol has a ticker of its book or an instrument of the category (the v3 and v2 market rows). */
+    static boolean known(MarketService market, Category category, String symbol) {
+        return market.ticker(TradeTape.book(category), symbol).isPresent()
                 || market.instruments(category).stream().anyMatch(i -> i.symbol().equals(symbol));
-        if (!known) throw new ApiException(ErrorCode.TRADING_PAIR_NOT_EXIST, symbol);
     }
 }

@@ -51,30 +51,54 @@ final class MarketDataStore {
 
     /** The newest trades, newest first. */
     List<Trade> trades(DSLContext dsl, Category category, String symbol, int limit) {
+        return trades(dsl, category, symbol, limit, null, null, null);
+    }
+
+    /** The newest trades with an execId below idLessThan and a ts in [from, to] (each bound optional), newest first. */
+    List<Trade> trades(DSLContext dsl, Category category, String symbol, int limit, Long idLessThan, Long from, Long to) {
         var t = MARKET_TRADE;
-        return dsl.selectFrom(t).where(t.CATEGORY.eq(category.wire()).and(t.SYMBOL.eq(symbol)))
+        var where = t.CATEGORY.eq(category.wire()).and(t.SYMBOL.eq(symbol));
+        if (idLessThan != null) where = where.and(t.EXEC_ID.lt(idLessThan));
+        if (from != null) where = where.and(t.TS.ge(from));
+        if (to != null) where = where.and(t.TS.le(to));
+        return dsl.selectFrom(t).where(where)
                 .orderBy(t.TS.desc(), t.EXEC_ID.desc()).limit(limit)
                 .fetch(r -> new Trade(r.getExecId(), r.getPrice(), r.getSize(), r.getSide(), r.getTs()));
     }
 
     /**
-     * The newest `limit` buckets of the interval whose start is in [from, to], oldest first, each folded from its
-     * 1-minute rows up to `to`. Only buckets with a row exist (D161).
+     * The newest `limit` buckets whose start is in [from, to], oldest first, each folded from its 1-minute rows up to
+     * `to`. Only buckets with a row exist (D161). The minutes are grouped in SQL by the buckets' fixed step; for months
+     * (a step of a day) the steps are read newest first until `limit` months are found.
      */
-    List<Candle> candles(DSLContext dsl, Category category, String symbol, Interval interval, long from, long to, int limit) {
+    List<Candle> candles(DSLContext dsl, Category category, String symbol, Buckets buckets, long from, long to, int limit) {
         var c = MARKET_CANDLE;
         var where = c.CATEGORY.eq(category.wire()).and(c.SYMBOL.eq(symbol)).and(c.TS.le(to));
+        Buckets step = buckets.step();
         // Integer division on both databases; DISTINCT over a derived table, as H2 refuses GROUP BY on that expression.
-        var minutes = dsl.select(c.TS.div(DSL.inline(interval.millis())).mul(DSL.inline(interval.millis())).as("b"))
-                .from(c).where(where).asTable("t");
+        var minutes = dsl.select(step.sql(c.TS).as("b")).from(c).where(where).asTable("t");
         Field<Long> bucket = minutes.field("b", Long.class);
-        List<Long> newest = dsl.selectDistinct(bucket).from(minutes).where(bucket.ge(from))
-                .orderBy(bucket.desc()).limit(limit).fetch(bucket);
+        var newestFirst = dsl.selectDistinct(bucket).from(minutes).where(bucket.ge(from)).orderBy(bucket.desc());
+        List<Long> newest;
+        if (step.equals(buckets)) {
+            newest = newestFirst.limit(limit).fetch(bucket);
+        } else {
+            newest = new ArrayList<>();
+            try (var cursor = newestFirst.fetchLazy()) {
+                while (cursor.hasNext()) {
+                    long start = buckets.start(cursor.fetchNext().value1());
+                    if (start < from) break; // older steps start older buckets
+                    if (!newest.isEmpty() && newest.getLast() == start) continue;
+                    if (newest.size() == limit) break;
+                    newest.add(start);
+                }
+            }
+        }
         if (newest.isEmpty()) return List.of();
         long oldest = newest.getLast();
         List<Candle> out = new ArrayList<>();
         for (var r : dsl.selectFrom(c).where(where).and(c.TS.ge(oldest)).orderBy(c.TS).fetch()) {
-            long b = interval.bucket(r.getTs());
+            long b = buckets.start(r.getTs());
             Candle last = out.isEmpty() ? null : out.getLast();
             if (last == null || last.ts() != b) {
                 out.add(new Candle(b, r.getOpenPrice(), r.getHighPrice(), r.getLowPrice(), r.getClosePrice(), r.getBaseVolume(), r.getQuoteTurnover()));

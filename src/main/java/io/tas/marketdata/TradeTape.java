@@ -94,8 +94,18 @@ public class TradeTape {
         return db.read(dsl -> store.trades(dsl, book(category), symbol, limit));
     }
 
+    /** The newest trades of the book with an execId below idLessThan and a ts in [from, to] (each optional), newest first. */
+    List<MarketDataStore.Trade> trades(Category category, String symbol, int limit, Long idLessThan, Long from, Long to) {
+        return db.read(dsl -> store.trades(dsl, book(category), symbol, limit, idLessThan, from, to));
+    }
+
     /** The newest `limit` candles whose start is in [from, to], oldest first. */
     List<MarketDataStore.Candle> candles(Category category, String symbol, Interval interval, long from, long to, int limit) {
-        return db.read(dsl -> store.candles(dsl, book(category), symbol, interval, from, to, limit));
+        return candles(category, symbol, interval.buckets(), from, to, limit);
+    }
+
+    /** As candles by interval, for any buckets (the v2 granularities). */
+    List<MarketDataStore.Candle> candles(Category category, String symbol, Buckets buckets, long from, long to, int limit) {
+        return db.read(dsl -> store.candles(dsl, book(category), symbol, buckets, from, to, limit));
     }
 }

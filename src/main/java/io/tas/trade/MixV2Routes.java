@@ -261,6 +261,7 @@ public final class MixV2Routes implements Routes.Feature {
                 case ORDER_NOT_EXIST -> new ApiException(notFound);
                 case DUPLICATE_CLIENT_OID -> new ApiException(ErrorCode.MIX_DUPLICATE_CLIENT_OID);
                 case NO_POSITION_TO_CLOSE -> new ApiException(ErrorCode.MIX_NO_POSITION_TO_CLOSE);
+                case TRADING_PAIR_NOT_EXIST -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "symbol"); // as the v2 market rows (D182)
                 default -> e;
             };
         }

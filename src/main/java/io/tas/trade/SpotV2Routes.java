@@ -175,7 +175,8 @@ public final class SpotV2Routes implements Routes.Feature {
 
     /**
      * unfilled-orders and history-orders: newest first, limit 1 to 100 (default 100), idLessThan the cursor; optional
-     * symbol, orderId, and a time window on history (90 days back at most, as the v3 row).
+     * symbol and orderId. history-orders takes the v3 row's window (90 days back at most); unfilled-orders lists every
+     * working order and ignores times, as the v3 row (D172).
      */
     private List<SpotOrderView> list(ApiRequest r, boolean working) {
         Params p = r.params();
@@ -183,19 +184,16 @@ public final class SpotV2Routes implements Routes.Feature {
         String symbol = TradeRoutes.upper(p.get("symbol"));
         Long cursor = p.id("idLessThan");
         Long orderId = p.id("orderId");
-        Long start = p.millis("startTime");
-        Long end = p.millis("endTime");
         List<TradeOrder> page;
         if (working) {
             page = trading.unfilled(r.uid(), Category.SPOT, symbol, cursor, limit);
         } else {
-            var window = TimeWindow.HISTORY_ORDERS.resolve(start, end, r.now());
+            var window = TimeWindow.HISTORY_ORDERS.resolve(p.millis("startTime"), p.millis("endTime"), r.now());
             if (window.isEmpty()) return List.of();
             page = trading.history(r.uid(), Category.SPOT, symbol, cursor, limit, window.from(), window.to());
         }
         return page.stream()
                 .filter(o -> orderId == null || o.orderId() == orderId)
-                .filter(o -> !working || ((start == null || o.cTime() >= start) && (end == null || o.cTime() <= end)))
                 .map(o -> working ? SpotOrderView.unfilled(o) : SpotOrderView.of(o, trading.platformToken()))
                 .toList();
     }
@@ -254,6 +252,7 @@ public final class SpotV2Routes implements Routes.Feature {
             case ORDER_NOT_EXIST -> new ApiException(ErrorCode.SPOT_ORDER_NOT_EXIST);
             case DUPLICATE_CLIENT_OID -> new ApiException(ErrorCode.SPOT_DUPLICATE_CLIENT_OID);
             case BELOW_MIN_QTY -> new ApiException(ErrorCode.SPOT_BELOW_MIN_AMOUNT);
+            case TRADING_PAIR_NOT_EXIST -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "symbol"); // as the v2 market rows (D182)
             default -> e;
         };
     }

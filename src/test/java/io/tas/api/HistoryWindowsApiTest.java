@@ -55,7 +55,14 @@ class HistoryWindowsApiTest extends SharedServerTest {
             new Row(Endpoint.UTA_FILLS, "", Credentials.MAIN_RW, Old.REFUSE, 30 * DAY),                           // shapes §9
             new Row(Endpoint.UTA_WITHDRAWAL_RECORDS, "", Credentials.MAIN_RW, Old.NONE, 0),                       // shapes §11
             new Row(Endpoint.UTA_DEPOSIT_RECORDS, "", Credentials.MAIN_RW, Old.NONE, 0),                          // shapes §10
-            new Row(Endpoint.HISTORY_ORDERS, "category=SPOT", Credentials.MAIN_RW, Old.REFUSE, 90 * DAY));        // issue 25
+            new Row(Endpoint.HISTORY_ORDERS, "category=SPOT", Credentials.MAIN_RW, Old.REFUSE, 90 * DAY),         // issue 25
+            // Issue 26, classic order history: the v3 row's window (D172).
+            new Row(Endpoint.SPOT_HISTORY_ORDERS, "symbol=BTCUSDT", Credentials.CLASSIC, Old.REFUSE, 90 * DAY),
+            new Row(Endpoint.MIX_ORDERS_HISTORY, "productType=USDT-FUTURES", Credentials.CLASSIC, Old.REFUSE, 90 * DAY),
+            // Issue 26, public trades: "within 90 days", a range "within 7 days" (spot Get-Market-Trades, contract
+            // Get-Fills-History); the v2 habit of moving an old start up (D184).
+            new Row(Endpoint.V2_SPOT_FILLS_HISTORY, "symbol=BTCUSDT", Credentials.MAIN_RW, Old.CLAMP, 7 * DAY),
+            new Row(Endpoint.V2_MIX_FILLS_HISTORY, "productType=USDT-FUTURES&symbol=BTCUSDT", Credentials.MAIN_RW, Old.CLAMP, 7 * DAY));
 
     private static final String OK = null;
     private static final String AFTER = "40017 Parameter verification failed startTime is after endTime";

@@ -74,28 +74,38 @@ class TradingConformanceTest {
         assertThat(r.exit()).as(r.output()).isZero();
     }
 
-    /** Issue 26: ccxt on a classic account trades spot through the v2 rows; the money moves on its spot balances. */
+    /** Issue 26: ccxt on a classic account trades spot and futures through the v2 rows; spot money moves on its spot balances. */
     @Test
-    void ccxtTradesSpotOnAClassicAccountWithHandComputedFigures() throws Exception {
+    void ccxtTradesOnAClassicAccountWithHandComputedFigures() throws Exception {
         NodeConformance.Result r = run("ccxt-classic-trading.mjs");
         assertThat(r.output()).contains(
-                "ok loadMarkets classic (BASE/USDT, uta=false)",
+                "ok loadMarkets classic (BASE/USDT, PBASE/USDT:USDT, uta=false)",
                 "ok fetchBalance spot (USDT 10000, BASE 10)",
                 "ok createOrder spot limit rests (clientOrderId) (USDT 9800.1/199.9)",
                 "ok fetchOrder resting (orderInfo array) (open buy 2@99.95)",
                 "ok fetchOpenOrders (limit price from priceAvg) (1 open @99.95)",
+                "ok fetchTicker and fetchOrderBook (v2 market rows) (last 100, best 99.99/100.01)",
                 "ok editOrder (cancel-replace) (3@99.9; USDT 9700.3/299.7)",
                 "ok createOrder spot market sell (6 for 599.89, fee 0.59989 USDT; USDT 10299.59011/299.7; BASE 4/0)",
                 "ok createMarketBuyOrderWithCost (1.4998 for 149.994998; USDT 10149.595112/299.7; BASE 5.4983002/0)",
                 "ok fetchMyTrades (v2 fills) (sell 1@99.94 fee 0.09994 USDT, sell 5@99.99 fee 0.49995 USDT, buy 1.4998@100.01 fee 0.0014998 BASE)",
+                "ok fetchTrades and fetchOHLCV (v2 market rows) (3 trades, V 7.4998 H 100.01 L 99.94)",
                 "ok createOrder postOnly crossing is cancelled (BASE 5.4983002/0)",
                 "ok cancelOrder (USDT 10449.295112/0)",
                 "ok cancelOrders (batch-cancel-order) (2 cancelled; USDT 10449.295112/0; BASE 5.4983002/0)",
                 "ok cancelAllOrders (cancel-symbol-order) (all cancelled; USDT 10449.295112/0)",
                 "ok resting limit filled by a ticker move (maker) (1@99.95 maker; USDT 10349.345112/0; BASE 6.4973002/0)",
                 "ok fetchClosedOrders (history-orders) (3 filled)",
-                "ok errors in the classic family (43012, 43001, fetchOrder unknown -> OrderNotFound; USDT 10349.345112/0)");
-        assertThat(r.output()).containsPattern("(?m)^16 passed, 0 failed$");
+                "ok errors in the classic family (43012, 43001, fetchOrder unknown -> OrderNotFound; USDT 10349.345112/0)",
+                "ok setMarginMode and setLeverage (v2) (crossed x20)",
+                "ok createOrder futures market (one-way) (USDT 9989.878988/10.001)",
+                "ok fetchPositions after a futures fill (long 2@100.01 x20 upl -0.04)",
+                "ok createOrder reduceOnly (one-way), filled by a ticker move (2@110 maker, PnL 19.98; USDT 10019.815988/0)",
+                "ok cancelOrder and cancelAllOrders (futures) (USDT 10019.815988/0)",
+                "ok createOrder hedged (hedge_mode and back) (long 1@110.6 closed at 110.5; USDT 10019.583328/0)",
+                "ok fetchClosedOrders (futures) (4 filled)",
+                "ok errors in the classic futures family (40762, 40768, 40109; USDT 10019.583328/0)");
+        assertThat(r.output()).containsPattern("(?m)^26 passed, 0 failed$");
         assertThat(r.exit()).as(r.output()).isZero();
     }
 

@@ -12,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Fresh accounts for the matrices (never the shared demo ones: the matrices switch, convert and place orders).
  * A prepared unified account can pass every row's own checks: 1000 USDT and 12.5 DOGE (a small asset) in unified,
  * delta-neutral on (delta-info, D50), on the Reality allow-list (§4.7), and one isolated BTCUSDT long (set-margin;
- * it also makes a requested switch to classic fail, so the account stays unified). A classic one holds 1000 USDT of spot.
+ * it also makes a requested switch to classic fail, so the account stays unified). A classic one holds 1000 USDT of spot and 1000 of futures margin.
  */
 final class MatrixAccounts {
     static final String ALL_PERMISSIONS = "[\"uta_mgt\",\"uta_trade\",\"withdraw\",\"copy_futures_position\",\"copy_futures_order\"]";
@@ -65,6 +65,7 @@ final class MatrixAccounts {
     Account classic(KeySpec spec, Long parentUid) {
         long uid = create("{\"username\":\"" + name() + "\",\"accountMode\":\"CLASSIC\"}", parentUid);
         admin.deposit(uid, "spot", "USDT", "1000"); // the classic spot order rows (issue 26) freeze from it
+        admin.deposit(uid, "unified", "USDT", "1000"); // and the classic futures rows from its margin (D171)
         return withKey(uid, spec);
     }
 

@@ -121,11 +121,38 @@ final class RowRequests {
         get(Endpoint.SPOT_UNFILLED_ORDERS, "?symbol=BTCUSDT");
         get(Endpoint.SPOT_HISTORY_ORDERS, "?symbol=BTCUSDT");
         get(Endpoint.SPOT_ASSETS, "");
+        // Classic futures (1000 USDT of margin): a buy far under the price rests and is cancelled; detail of an unknown
+        // order is 40109 for every key (reads run before writes in the relation matrix); the set rows keep what is set.
+        post(Endpoint.MIX_PLACE_ORDER, c -> "{\"symbol\":\"BTCUSDT\",\"productType\":\"USDT-FUTURES\",\"marginMode\":\"crossed\","
+                + "\"marginCoin\":\"USDT\",\"size\":\"0.001\",\"price\":\"1000\",\"side\":\"buy\",\"orderType\":\"limit\","
+                + "\"force\":\"gtc\",\"clientOid\":\"" + c.orderRef() + "f\"}");
+        post(Endpoint.MIX_CANCEL_ORDER, c -> "{\"symbol\":\"BTCUSDT\",\"productType\":\"USDT-FUTURES\",\"clientOid\":\"" + c.orderRef() + "f\"}");
+        post(Endpoint.MIX_BATCH_CANCEL_ORDERS, "{\"symbol\":\"BTCUSDT\",\"productType\":\"USDT-FUTURES\",\"orderIdList\":[{\"orderId\":\"1\"}]}");
+        get(Endpoint.MIX_ORDER_DETAIL, "?symbol=BTCUSDT&productType=USDT-FUTURES&orderId=1");
+        get(Endpoint.MIX_ORDERS_PENDING, "?productType=USDT-FUTURES");
+        get(Endpoint.MIX_ORDERS_HISTORY, "?productType=USDT-FUTURES");
+        post(Endpoint.MIX_SET_LEVERAGE, "{\"symbol\":\"BTCUSDT\",\"productType\":\"USDT-FUTURES\",\"marginCoin\":\"USDT\",\"leverage\":\"10\"}");
+        post(Endpoint.MIX_SET_MARGIN_MODE, "{\"symbol\":\"ETHUSDT\",\"productType\":\"USDT-FUTURES\",\"marginCoin\":\"USDT\",\"marginMode\":\"crossed\"}");
+        post(Endpoint.MIX_SET_POSITION_MODE, "{\"productType\":\"USDT-FUTURES\",\"posMode\":\"one_way_mode\"}");
         get(Endpoint.ORDERBOOK, "?category=SPOT&symbol=BTCUSDT");
         get(Endpoint.CANDLES, "?category=SPOT&symbol=BTCUSDT&interval=1m");
         get(Endpoint.HISTORY_CANDLES, "?category=SPOT&symbol=BTCUSDT&interval=1m");
         get(Endpoint.RECENT_FILLS, "?category=SPOT&symbol=BTCUSDT");
         get(Endpoint.CURRENT_FUND_RATE, "?symbol=BTCUSDT");
+        // Issue 26: the v2 public market data, as ccxt's classic branch asks for it.
+        get(Endpoint.V2_SPOT_TICKERS, "?symbol=BTCUSDT");
+        get(Endpoint.V2_SPOT_ORDERBOOK, "?symbol=BTCUSDT&limit=5");
+        get(Endpoint.V2_SPOT_CANDLES, "?symbol=BTCUSDT&granularity=1min&limit=1000");
+        get(Endpoint.V2_SPOT_HISTORY_CANDLES, c -> "?symbol=BTCUSDT&granularity=1min&endTime=" + c.now() + "&limit=200");
+        get(Endpoint.V2_SPOT_FILLS, "?symbol=BTCUSDT");
+        get(Endpoint.V2_SPOT_FILLS_HISTORY, "?symbol=BTCUSDT");
+        get(Endpoint.V2_MIX_TICKER, "?productType=USDT-FUTURES&symbol=BTCUSDT");
+        get(Endpoint.V2_MIX_TICKERS, "?productType=USDT-FUTURES");
+        get(Endpoint.V2_MIX_MERGE_DEPTH, "?productType=USDT-FUTURES&symbol=BTCUSDT");
+        get(Endpoint.V2_MIX_CANDLES, "?productType=USDT-FUTURES&symbol=BTCUSDT&granularity=1m");
+        get(Endpoint.V2_MIX_HISTORY_CANDLES, "?productType=USDT-FUTURES&symbol=BTCUSDT&granularity=1m");
+        get(Endpoint.V2_MIX_FILLS_HISTORY, "?productType=USDT-FUTURES&symbol=BTCUSDT");
+        get(Endpoint.V2_MIX_CURRENT_FUND_RATE, "?productType=USDT-FUTURES&symbol=BTCUSDT");
     }
 
     static Request of(Endpoint e, Ctx ctx) {
@@ -143,6 +170,7 @@ final class RowRequests {
     static String allowedCode(Endpoint e) {
         if (e == Endpoint.SWITCH_STATUS) return "40017";
         if (e == Endpoint.ORDER_INFO) return "25204"; // a read-only key places no order to read back: an unknown orderId
+        if (e == Endpoint.MIX_ORDER_DETAIL) return "40109"; // the same, on the classic futures row
         return e == Endpoint.CLOSE_POSITIONS ? "25227" : "00000"; // close-positions: the account has no ETHUSDT position
     }
 

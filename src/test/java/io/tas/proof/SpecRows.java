@@ -114,11 +114,35 @@ final class SpecRows {
         row(Endpoint.SPOT_UNFILLED_ORDERS, NONE, false, 20);
         row(Endpoint.SPOT_HISTORY_ORDERS, NONE, false, 20);
         row(Endpoint.SPOT_ASSETS, NONE, false, 10);
+        row(Endpoint.MIX_PLACE_ORDER, NONE, true, 10);
+        row(Endpoint.MIX_CANCEL_ORDER, NONE, true, 10);
+        row(Endpoint.MIX_BATCH_CANCEL_ORDERS, NONE, true, 10);
+        row(Endpoint.MIX_ORDER_DETAIL, NONE, false, 10);
+        row(Endpoint.MIX_ORDERS_PENDING, NONE, false, 10);
+        row(Endpoint.MIX_ORDERS_HISTORY, NONE, false, 10);
+        row(Endpoint.MIX_SET_LEVERAGE, NONE, true, 5);
+        row(Endpoint.MIX_SET_MARGIN_MODE, NONE, true, 5);
+        row(Endpoint.MIX_SET_POSITION_MODE, NONE, true, 5);
         publicRow(Endpoint.ORDERBOOK, 20);
         publicRow(Endpoint.CANDLES, 20);
         publicRow(Endpoint.HISTORY_CANDLES, 20);
         publicRow(Endpoint.RECENT_FILLS, 20);
         publicRow(Endpoint.CURRENT_FUND_RATE, 20);
+        // Issue 26: the v2 public market rows, per IP as the platform's pages give them: 20/s, but 10/s on spot
+        // market/fills ("Frequency limit: 10 times/1s (IP)") and both fills-history rows (order-entry-wire.md, D180).
+        publicRow(Endpoint.V2_SPOT_TICKERS, 20);
+        publicRow(Endpoint.V2_SPOT_ORDERBOOK, 20);
+        publicRow(Endpoint.V2_SPOT_CANDLES, 20);
+        publicRow(Endpoint.V2_SPOT_HISTORY_CANDLES, 20);
+        publicRow(Endpoint.V2_SPOT_FILLS, 10);
+        publicRow(Endpoint.V2_SPOT_FILLS_HISTORY, 10);
+        publicRow(Endpoint.V2_MIX_TICKER, 20);
+        publicRow(Endpoint.V2_MIX_TICKERS, 20);
+        publicRow(Endpoint.V2_MIX_MERGE_DEPTH, 20);
+        publicRow(Endpoint.V2_MIX_CANDLES, 20);
+        publicRow(Endpoint.V2_MIX_HISTORY_CANDLES, 20);
+        publicRow(Endpoint.V2_MIX_FILLS_HISTORY, 10);
+        publicRow(Endpoint.V2_MIX_CURRENT_FUND_RATE, 20);
     }
 
     /** The row's rule; a catalog row not written out here fails every matrix until it is. */
