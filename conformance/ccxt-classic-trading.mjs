@@ -262,7 +262,12 @@ await check('fetchPositions after a futures fill', async () => {
   const p = positions[0];
   // Mark 99.99: unrealised PnL 2 x (99.99 - 100.01) = -0.04.
   expectOrder(p, { symbol: P, side: 'long', contracts: 2, entryPrice: 100.01, unrealizedPnl: -0.04, leverage: 20 }, 'position');
-  return `${p.side} ${p.contracts}@${p.entryPrice} x${p.leverage} upl ${p.unrealizedPnl}`;
+  // fetchBalance for swap (mix/account/accounts): free is what can move out, total the equity with the unrealised PnL:
+  // 9989.878988 + 10.001 - 0.04 = 9999.839988.
+  const b = await exD.fetchBalance({ type: 'swap' });
+  near(b.USDT.free, 9989.878988, 'swap USDT free');
+  near(b.USDT.total, 9999.839988, 'swap USDT total');
+  return `${p.side} ${p.contracts}@${p.entryPrice} x${p.leverage} upl ${p.unrealizedPnl}; swap USDT ${b.USDT.free}/${b.USDT.total}`;
 });
 
 await check('createOrder reduceOnly (one-way), filled by a ticker move', async () => {
@@ -278,12 +283,22 @@ await check('createOrder reduceOnly (one-way), filled by a ticker move', async (
   return `2@110 maker, PnL 19.98; ${await expectMargin(D.uid, 'USDT', 10019.815988, 0)}`;
 });
 
-await check('cancelOrder and cancelAllOrders (futures)', async () => {
+await check('editOrder, cancelOrder, cancelOrders and cancelAllOrders (futures)', async () => {
   // An opening limit buy of 1 at 90 freezes its margin 90 / 20 = 4.5 and the taker fee 90 x 0.0006 = 0.054.
   const a = await exD.createOrder(P, 'limit', 'buy', 1, 90);
   await expectMargin(D.uid, 'USDT', 10019.815988 - 4.554, 4.554);
+  // editOrder (modify-order) to 92: the freeze becomes 92 / 20 + 92 x 0.0006 = 4.6552.
+  const e = await exD.editOrder(a.id, P, 'limit', 'buy', 1, 92);
+  same(e.id, a.id, 'edited id');
+  near((await exD.fetchOrder(a.id, P)).price, 92, 'edited price');
+  await expectMargin(D.uid, 'USDT', 10019.815988 - 4.6552, 4.6552);
   await exD.cancelOrder(a.id, P);
   same((await exD.fetchOrder(a.id, P)).status, 'canceled', 'cancelled order');
+  // cancelOrders: batch-cancel-orders with orderIdList.
+  const b1 = await exD.createOrder(P, 'limit', 'buy', 1, 90);
+  const b2 = await exD.createOrder(P, 'limit', 'buy', 1, 89);
+  await exD.cancelOrders([b1.id, b2.id], P);
+  for (const id of [b1.id, b2.id]) same((await exD.fetchOrder(id, P)).status, 'canceled', `order ${id}`);
   await exD.createOrder(P, 'limit', 'buy', 1, 90);
   await exD.createOrder(P, 'limit', 'buy', 1, 91);
   await exD.cancelAllOrders(P);

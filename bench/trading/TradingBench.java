@@ -52,7 +52,8 @@ public class TradingBench {
 
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
-            case "seed" -> seed(Path.of(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+            case "seed" -> seed(Path.of(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]),
+                    args.length > 5 && args[5].equals("classic"));
             case "sweep" -> sweep(Integer.parseInt(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]),
                     Integer.parseInt(args[5]), args[6], args[7]);
             case "rss" -> rss(Integer.parseInt(args[1]), Long.parseLong(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]),
@@ -62,7 +63,8 @@ public class TradingBench {
     }
 
     // ------------------------------------------------------------------ seed
-    static void seed(Path dir, int takers, int sweepers, int rssAccounts) throws Exception {
+    /** classicTakers: the taker accounts are classic, their coins spot balances (the v2 spot rows' family, issue 26). */
+    static void seed(Path dir, int takers, int sweepers, int rssAccounts, boolean classicTakers) throws Exception {
         StringBuilder y = new StringBuilder("instruments:\n");
         List<String> bases = new ArrayList<>(List.of("BTC", "SWP"));
         for (int a = 0; a < rssAccounts; a++) bases.add("RSS" + a);
@@ -80,21 +82,23 @@ public class TradingBench {
         StringBuilder cred = new StringBuilder("# accessKey secret passphrase uid (TradingBench seed, " + takers + " taker accounts)\n");
         for (int a = 0; a < takers; a++) {
             long uid = TAKER_UID0 + a;
-            account(y, uid, "taker-" + a, "USDT", "10000000", "BTC", "1000");
+            account(y, uid, "taker-" + a, "USDT", "10000000", "BTC", "1000", classicTakers);
             cred.append(key(uid)).append(' ').append(secret(uid)).append(' ').append(PASS).append(' ').append(uid).append('\n');
         }
-        for (int a = 0; a < sweepers; a++) account(y, SWEEP_UID0 + a, "sweep-" + a, "USDT", "1000000", null, null);
-        for (int a = 0; a < rssAccounts; a++) account(y, RSS_UID0 + a, "rss-" + a, "USDT", "1000000", null, null);
+        for (int a = 0; a < sweepers; a++) account(y, SWEEP_UID0 + a, "sweep-" + a, "USDT", "1000000", null, null, false);
+        for (int a = 0; a < rssAccounts; a++) account(y, RSS_UID0 + a, "rss-" + a, "USDT", "1000000", null, null, false);
         Files.writeString(dir.resolve("seed.yaml"), y);
         Files.writeString(dir.resolve("takers.cred"), cred);
     }
 
-    static void account(StringBuilder y, long uid, String name, String coin1, String amount1, String coin2, String amount2) {
+    static void account(StringBuilder y, long uid, String name, String coin1, String amount1, String coin2, String amount2, boolean classic) {
         y.append("  - uid: ").append(uid).append("\n    username: bench-").append(name).append('\n');
+        if (classic) y.append("    accountMode: CLASSIC\n");
+        String wallet = classic ? "spot" : "unified";
         y.append("    apiKeys: [ { accessKey: ").append(key(uid)).append(", secret: ").append(secret(uid))
                 .append(", passphrase: ").append(PASS).append(", permissions: [uta_mgt, uta_trade] } ]\n");
-        y.append("    balances:\n      - { account: unified, coin: ").append(coin1).append(", available: \"").append(amount1).append("\" }\n");
-        if (coin2 != null) y.append("      - { account: unified, coin: ").append(coin2).append(", available: \"").append(amount2).append("\" }\n");
+        y.append("    balances:\n      - { account: ").append(wallet).append(", coin: ").append(coin1).append(", available: \"").append(amount1).append("\" }\n");
+        if (coin2 != null) y.append("      - { account: ").append(wallet).append(", coin: ").append(coin2).append(", available: \"").append(amount2).append("\" }\n");
     }
 
     // ------------------------------------------------------------------ sweep

@@ -295,7 +295,8 @@ public final class App implements AutoCloseable {
             d -> new RealityRoutes(d.reality),
             d -> new io.tas.trade.TradeRoutes(d.trading, d.tpsl, d.positions),
             d -> new io.tas.trade.SpotV2Routes(d.trading, d.ledger),
-            d -> new io.tas.trade.MixV2Routes(d.trading, d.accounts, d.leverage));
+            d -> new io.tas.trade.MixV2Routes(d.trading, d.accounts, d.positions, d.unifiedRecords, d.tpsl),
+            d -> new io.tas.position.MixAccountRoutes(d.ledger, d.positions, d.market, d.prices, d.accounts, d.leverage));
 
     /** Which rows have handlers, without starting anything (for the inventory). */
     public static Routes productionRoutes() { return routes(Domain.unwired()); }

@@ -67,9 +67,12 @@ public final class StrategyService {
     /** A batch that passed every check, and the orderIds its records gave. */
     private record Checked(List<StrategyOrder> orders, Set<Long> givenIds) {}
 
-    private Checked checked(long uid, List<StrategyInput> records) {
+    private Checked checked(long uid, List<StrategyInput> records) { return checked(uid, records, false); }
+
+    /** classicToo: the engine's TP/SL of a classic account's position (the v2 place-tpsl-order row, D173). */
+    private Checked checked(long uid, List<StrategyInput> records, boolean classicToo) {
         var account = accounts.find(uid).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "uid"));
-        if (account.kind() != AccountKind.UNIFIED) {
+        if (account.kind() != AccountKind.UNIFIED && !classicToo) {
             throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "uid " + uid
                     + " is a classic account; strategy orders are served by the unified (v3) rows only");
         }
@@ -321,7 +324,7 @@ public final class StrategyService {
      * triggers, in one transaction.
      */
     public StrategyOrder placeTpsl(long uid, StrategyInput in) {
-        Checked c = checked(uid, List.of(in));
+        Checked c = checked(uid, List.of(in), true);
         return db.tx(tx -> {
             StrategyOrder o = store(tx, c).getFirst();
             store.markTriggered(tx.dsl(), uid, o.orderId());

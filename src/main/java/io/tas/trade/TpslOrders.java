@@ -100,7 +100,8 @@ public final class TpslOrders {
                 BigDecimal limit = "limit".equals(type) ? (tp ? o.tpLimitPrice() : o.slLimitPrice()) : null;
                 boolean hedge = p.get().posMode() == HoldMode.hedge_mode;
                 trading.place(new TradingService.Place(o.uid(), category, o.symbol(), isLong ? "sell" : "buy", limit == null ? "market" : "limit",
-                        "gtc", o.qty().min(p.get().size()), limit, "tpsl-" + o.orderId(), hedge ? o.posSide() : null, !hedge));
+                        "gtc", o.qty().min(p.get().size()), limit, "tpsl-" + o.orderId(), hedge ? o.posSide() : null, !hedge,
+                        trading.classic(o.uid())));
             }
             db.tx(tx -> strategies.finish(tx, o.uid(), o.orderId(), p.isPresent() ? "success" : "cancelled"));
         } catch (ApiException e) {

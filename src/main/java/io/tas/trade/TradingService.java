@@ -127,6 +127,11 @@ public final class TradingService {
         static Result of(TradeOrder o) { return new Result(o.orderId(), o.clientOid() == null ? "" : o.clientOid()); }
     }
 
+    /** Whether uid is a classic account (its orders go through the v2 rows' family, D171). */
+    public boolean classic(long uid) {
+        return accounts.find(uid).map(a -> a.kind() == io.tas.account.AccountEnums.AccountKind.CLASSIC).orElse(false);
+    }
+
     /** The coin fees are deducted in when an account has deduction on (D72). */
     public String platformToken() { return platformToken; }
 
@@ -757,14 +762,19 @@ public final class TradingService {
         return out;
     }
 
-    /** One position close-positions closed (its order), or why it could not (the line's code and message). */
-    public record CloseLine(Result result, ApiException failure) {}
+    /** One position close-positions closed (its symbol and order), or why it could not (the line's code and message). */
+    public record CloseLine(String symbol, Result result, ApiException failure) {}
 
     /**
      * close-positions: each open position of the account (of one symbol, one side) closed by a market order of its own;
      * one that cannot be (a size the quantity step cannot express) is answered in its line, the others still close.
      */
     public List<CloseLine> closePositions(long uid, Category category, String symbol, String posSide, List<Position> open) {
+        return closePositions(uid, category, symbol, posSide, open, false);
+    }
+
+    /** As above, through the rows of the account's family (classic: the v2 rows, D171). */
+    public List<CloseLine> closePositions(long uid, Category category, String symbol, String posSide, List<Position> open, boolean classic) {
         List<CloseLine> out = new ArrayList<>();
         for (Position p : open) {
             if (p.category() != category || (symbol != null && !p.symbol().equals(symbol))) continue;
@@ -772,10 +782,10 @@ public final class TradingService {
             boolean hedge = p.posMode() == HoldMode.hedge_mode;
             String side = p.holdSide() == HoldSide.long_ ? "sell" : "buy";
             try {
-                out.add(new CloseLine(place(new Place(uid, category, p.symbol(), side, "market", "ioc", p.size(), null, null,
-                        hedge ? p.holdSide().wire() : null, !hedge)), null));
+                out.add(new CloseLine(p.symbol(), place(new Place(uid, category, p.symbol(), side, "market", "ioc", p.size(), null, null,
+                        hedge ? p.holdSide().wire() : null, !hedge, classic)), null));
             } catch (ApiException e) {
-                out.add(new CloseLine(null, e));
+                out.add(new CloseLine(p.symbol(), null, e));
             }
         }
         if (out.isEmpty()) throw new ApiException(ErrorCode.NO_POSITION_TO_CLOSE);

@@ -59,6 +59,7 @@ class HistoryWindowsApiTest extends SharedServerTest {
             // Issue 26, classic order history: the v3 row's window (D172).
             new Row(Endpoint.SPOT_HISTORY_ORDERS, "symbol=BTCUSDT", Credentials.CLASSIC, Old.REFUSE, 90 * DAY),
             new Row(Endpoint.MIX_ORDERS_HISTORY, "productType=USDT-FUTURES", Credentials.CLASSIC, Old.REFUSE, 90 * DAY),
+            new Row(Endpoint.MIX_FILLS, "productType=USDT-FUTURES", Credentials.CLASSIC, Old.REFUSE, 30 * DAY),   // as v3 fills
             // Issue 26, public trades: "within 90 days", a range "within 7 days" (spot Get-Market-Trades, contract
             // Get-Fills-History); the v2 habit of moving an old start up (D184).
             new Row(Endpoint.V2_SPOT_FILLS_HISTORY, "symbol=BTCUSDT", Credentials.MAIN_RW, Old.CLAMP, 7 * DAY),

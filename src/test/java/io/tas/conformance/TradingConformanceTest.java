@@ -99,13 +99,38 @@ class TradingConformanceTest {
                 "ok errors in the classic family (43012, 43001, fetchOrder unknown -> OrderNotFound; USDT 10349.345112/0)",
                 "ok setMarginMode and setLeverage (v2) (crossed x20)",
                 "ok createOrder futures market (one-way) (USDT 9989.878988/10.001)",
-                "ok fetchPositions after a futures fill (long 2@100.01 x20 upl -0.04)",
+                "ok fetchPositions after a futures fill (long 2@100.01 x20 upl -0.04; swap USDT 9989.878988/9999.839988)",
                 "ok createOrder reduceOnly (one-way), filled by a ticker move (2@110 maker, PnL 19.98; USDT 10019.815988/0)",
-                "ok cancelOrder and cancelAllOrders (futures) (USDT 10019.815988/0)",
+                "ok editOrder, cancelOrder, cancelOrders and cancelAllOrders (futures) (USDT 10019.815988/0)",
                 "ok createOrder hedged (hedge_mode and back) (long 1@110.6 closed at 110.5; USDT 10019.583328/0)",
                 "ok fetchClosedOrders (futures) (4 filled)",
                 "ok errors in the classic futures family (40762, 40768, 40109; USDT 10019.583328/0)");
         assertThat(r.output()).containsPattern("(?m)^26 passed, 0 failed$");
+        assertThat(r.exit()).as(r.output()).isZero();
+    }
+
+    /** Issue 26: bitget-api's RestClientV2 trades spot and futures on classic accounts through the v2 rows. */
+    @Test
+    void bitgetApiTradesOnAClassicAccountWithHandComputedFigures() throws Exception {
+        NodeConformance.Result r = run("sdk-classic-trading.mjs");
+        assertThat(r.output()).contains(
+                "ok v2 spot market rows (ticker, order book) (best 99.99/100.01, 3 levels a side)",
+                "ok v2 spotSubmitOrder limit + getSpotOrder (USDT 9801/199)",
+                "ok v2 spot market sell + fee detail (3 for 299.97, fee 0.29997; USDT 10100.67003/199)",
+                "ok v2 getSpotOpenOrders, spotCancelOrder, getSpotHistoricOrders (cancelled, again 43001; USDT 10299.67003/0)",
+                "ok v2 spotBatchCancelOrders and spotCancelSymbolOrder (1 cancelled, 1 refused (43001), symbol cleared; USDT 10299.67003/0)",
+                "ok v2 getSpotAccountAssets (USDT 10299.67003/0, BASE 7/0)",
+                "ok v2 futures leverage, margin mode and position mode (crossed x20, one_way_mode)",
+                "ok v2 futuresSubmitOrder market + getFuturesOrder (USDT 9989.878988/10.001)",
+                "ok v2 getFuturesAccountAssets (equity 9999.839988)",
+                "ok v2 futures resting order, pending list, cancel (live -> canceled, again 40768)",
+                "ok v2 futuresBatchCancelOrders (symbol-wide) and history (1 cancelled; USDT 9989.878988/10.001)",
+                "ok v2 futuresBatchSubmitOrders, futuresModifyOrder, futuresCancelAllOrders (2 placed, 1 modified, 2 cancelled; USDT 9989.878988/10.001)",
+                "ok v2 futuresSubmitTPSLOrder, triggered by the mark (closed 2@105.4; USDT 10010.533508/0)",
+                "ok v2 futuresFlashClosePositions (closed, again 22002; USDT 10010.206908/0)",
+                "ok v2 futures market rows (ticker, merge depth) (last 105.5, best 105.4/105.6)",
+                "ok v2 errors: balance, unknown order (43012, 40762, 40109)");
+        assertThat(r.output()).containsPattern("(?m)^16 passed, 0 failed$");
         assertThat(r.exit()).as(r.output()).isZero();
     }
 

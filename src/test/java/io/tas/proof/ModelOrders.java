@@ -38,11 +38,14 @@ final class ModelOrders {
     static final class Order {
         final Acct owner;
         final String id, clientOid, side, type, tif;
+        /** The balances its money moves on: a classic account's spot order on its spot balances (D171). */
+        final String wallet;
         BigDecimal price, qty, cum = BigDecimal.ZERO, frozen = BigDecimal.ZERO;
         boolean working = true;
 
-        Order(Acct owner, String id, String clientOid, String side, String type, String tif, BigDecimal price, BigDecimal qty) {
+        Order(Acct owner, String id, String clientOid, String side, String type, String tif, BigDecimal price, BigDecimal qty, String wallet) {
             this.owner = owner;
+            this.wallet = wallet;
             this.id = id;
             this.clientOid = clientOid;
             this.side = side;
@@ -133,7 +136,11 @@ final class ModelOrders {
     // --- spot orders
 
     /** One place-order line (a request or a place-batch line): its verdict, then, accepted, its effects. */
-    void placeSpot(ModelAccount a, JsonNode b, Reply r) {
+    void placeSpot(ModelAccount a, JsonNode b, Reply r) { placeSpot(a, b, r, false); }
+
+    /** classic: through the v2 row (ModelClassic's translation): refused to a unified account, settled on spot balances. */
+    void placeSpot(ModelAccount a, JsonNode b, Reply r, boolean classic) {
+        String wallet = classic ? "spot" : "unified";
         String side = lower(b, "side"), type = lower(b, "orderType"), tif = b.has("timeInForce") ? lower(b, "timeInForce") : "gtc";
         String clientOid = text(b, "clientOid");
         BigDecimal qty = dec(b.get("qty")), price = dec(b.get("price"));
@@ -144,7 +151,7 @@ final class ModelOrders {
         boolean quoteQty = market && "buy".equals(side);
         Order earlier = clientOid == null ? null : byClientOid.get(a.acct.name() + " " + clientOid);
         Verdict v;
-        if (!a.unified) v = Verdict.refuse("a classic account");
+        if (a.unified == classic) v = Verdict.refuse("the other family's row (40084/40085)");
         else if (!"SPOT".equals(text(b, "category")) || !SimWorld.ENGINE_SPOT.equals(text(b, "symbol"))) v = Verdict.refuse("not the engine's spot pair");
         else if (!List.of("buy", "sell").contains(side) || !List.of("limit", "market").contains(type)
                 || !List.of("gtc", "ioc", "fok", "post_only").contains(tif)) v = Verdict.refuse("bad side, type or timeInForce");
@@ -166,17 +173,17 @@ final class ModelOrders {
         boolean buy = side.equals("buy");
         BigDecimal limit = market ? null : price;
         List<Level> book = book(buy, limit, t);
-        Order o = new Order(a.acct, null, clientOid, side, type, tif, market ? null : price, qty);
+        Order o = new Order(a.acct, null, clientOid, side, type, tif, market ? null : price, qty, wallet);
         o.frozen = buy ? ModelFormulas.ledger(market ? qty : price.multiply(qty)).stripTrailingZeros() : qty;
         boolean refused = false;
         if (tif.equals("post_only") && !book.isEmpty()) refused = true;
         else if (tif.equals("fok") && book.stream().map(Level::size).reduce(BigDecimal.ZERO, BigDecimal::add).compareTo(qty) < 0) refused = true;
         List<Level> fills = refused ? List.of() : walk(book, quoteQty ? null : qty, quoteQty ? qty : null);
         if (!refused && quoteQty && fills.isEmpty()) v = Verdict.refuse("the budget buys less than one step (25611)");
-        else if (!refused && a.unified(o.frozenCoin()).available.compareTo(o.frozen) < 0) v = Verdict.insufficient(o.frozenCoin());
+        else if (!refused && a.bal(wallet, o.frozenCoin()).available.compareTo(o.frozen) < 0) v = Verdict.insufficient(o.frozenCoin());
         else v = Verdict.accept(refused ? tif + " refused by its time in force" : "");
         if (!m.settle("place-order " + b, v, r)) return;
-        Order placed = new Order(a.acct, r.data().get("orderId").asText(), clientOid, side, type, tif, o.price, qty);
+        Order placed = new Order(a.acct, r.data().get("orderId").asText(), clientOid, side, type, tif, o.price, qty, wallet);
         byId.put(a.acct.name() + " " + placed.id, placed);
         if (clientOid != null) byClientOid.put(a.acct.name() + " " + clientOid, placed);
         if (refused) {
@@ -185,7 +192,7 @@ final class ModelOrders {
             return;
         }
         placed.frozen = o.frozen;
-        Bal hold = a.unified(placed.frozenCoin());
+        Bal hold = a.bal(wallet, placed.frozenCoin());
         hold.available = hold.available.subtract(placed.frozen);
         hold.frozen = hold.frozen.add(placed.frozen);
         for (Level f : fills) {
@@ -236,11 +243,11 @@ final class ModelOrders {
         BigDecimal amount = ModelFormulas.ledger(price.multiply(size));
         BigDecimal used = o.buy() ? (o.type.equals("market") ? amount : o.price.multiply(size)) : size;
         BigDecimal release = used.min(o.frozen);
-        Bal held = a.unified(o.frozenCoin());
+        Bal held = a.bal(o.wallet, o.frozenCoin());
         held.frozen = held.frozen.subtract(release);
         held.available = held.available.add(release);
         o.frozen = o.frozen.subtract(release);
-        Bal base = a.unified("ETH"), quote = a.unified("USDT");
+        Bal base = a.bal(o.wallet, "ETH"), quote = a.bal(o.wallet, "USDT");
         if (o.buy()) {
             quote.available = quote.available.subtract(amount);
             base.available = base.available.add(size);
@@ -253,9 +260,9 @@ final class ModelOrders {
         BigDecimal tokenPrice = m.prices.get(RefModel.TOKEN);
         if (a.deduct && tokenPrice != null) {
             BigDecimal tokenFee = ModelFormulas.tokenFee(amount, BigDecimal.ONE, rate, tokenPrice);
-            if (tokenFee.signum() > 0 && a.unified(RefModel.TOKEN).available.compareTo(tokenFee) >= 0) {
+            if (tokenFee.signum() > 0 && a.bal(o.wallet, RefModel.TOKEN).available.compareTo(tokenFee) >= 0) {
                 fee = m.charged(tokenFee);
-                feeFrom = a.unified(RefModel.TOKEN);
+                feeFrom = a.bal(o.wallet, RefModel.TOKEN);
                 m.event("order-token-fee");
             }
         }
@@ -273,7 +280,7 @@ final class ModelOrders {
     }
 
     private void release(Order o) {
-        Bal held = m.accounts.get(o.owner).unified(o.frozenCoin());
+        Bal held = m.accounts.get(o.owner).bal(o.wallet, o.frozenCoin());
         held.frozen = held.frozen.subtract(o.frozen);
         held.available = held.available.add(o.frozen);
         o.frozen = BigDecimal.ZERO;
@@ -295,11 +302,13 @@ final class ModelOrders {
         return id != null ? byId.get(a.acct.name() + " " + id) : clientOid != null ? byClientOid.get(a.acct.name() + " " + clientOid) : null;
     }
 
-    void cancel(ModelAccount a, JsonNode b, Reply r) {
+    void cancel(ModelAccount a, JsonNode b, Reply r) { cancel(a, b, r, false); }
+
+    void cancel(ModelAccount a, JsonNode b, Reply r, boolean classic) {
         Order o = lookup(a, b);
         String symbol = text(b, "symbol");
         Verdict v;
-        if (!a.unified) v = Verdict.refuse("a classic account");
+        if (a.unified == classic) v = Verdict.refuse("the other family's row");
         else if (o == null || !o.working) v = Verdict.refuse("no working order (25204)");
         else if (symbol != null && !symbol.equalsIgnoreCase(SimWorld.ENGINE_SPOT)) v = Verdict.refuse("another symbol (25204)");
         else v = Verdict.accept("");
@@ -310,13 +319,16 @@ final class ModelOrders {
         m.changed.add(a.acct);
     }
 
-    void cancelSymbol(ModelAccount a, JsonNode b, Reply r) {
-        Verdict v = !a.unified ? Verdict.refuse("a classic account")
+    void cancelSymbol(ModelAccount a, JsonNode b, Reply r) { cancelSymbol(a, b, r, false); }
+
+    /** The v2 row answers {symbol}, not the list: the count is the v3 row's to check. */
+    void cancelSymbol(ModelAccount a, JsonNode b, Reply r, boolean classic) {
+        Verdict v = a.unified == classic ? Verdict.refuse("the other family's row")
                 : !"SPOT".equals(text(b, "category")) || !SimWorld.ENGINE_SPOT.equals(text(b, "symbol")) ? Verdict.refuse("not the engine's pair")
                 : Verdict.accept("");
         if (!m.settle("cancel-symbol-order " + b, v, r)) return;
         List<Order> mine = workingOf(a.acct);
-        if (r.data().path("list").size() != mine.size()) m.fail("cancel-symbol-order cancelled " + r.data().path("list").size() + ", the model has " + mine.size() + " working");
+        if (!classic && r.data().path("list").size() != mine.size()) m.fail("cancel-symbol-order cancelled " + r.data().path("list").size() + ", the model has " + mine.size() + " working");
         for (Order o : mine) {
             release(o);
             o.working = false;
@@ -346,11 +358,11 @@ final class ModelOrders {
                 BigDecimal left = newQty.subtract(o.cum);
                 frozen = o.buy() ? ModelFormulas.ledger(newPrice.multiply(left)).stripTrailingZeros() : left;
                 BigDecimal delta = frozen.subtract(o.frozen);
-                v = a.unified(o.frozenCoin()).available.compareTo(delta) < 0 ? Verdict.insufficient(o.frozenCoin()) : Verdict.accept("");
+                v = a.bal(o.wallet, o.frozenCoin()).available.compareTo(delta) < 0 ? Verdict.insufficient(o.frozenCoin()) : Verdict.accept("");
             }
         }
         if (!m.settle("modify-order " + b, v, r)) return;
-        Bal held = a.unified(o.frozenCoin());
+        Bal held = a.bal(o.wallet, o.frozenCoin());
         BigDecimal delta = frozen.subtract(o.frozen);
         held.available = held.available.subtract(delta);
         held.frozen = held.frozen.add(delta);
@@ -366,14 +378,16 @@ final class ModelOrders {
     // --- futures market orders, close-positions (D157: the position service's arithmetic, ModelPositions')
 
     /** A futures place-order line; the simulation sends market orders only. */
-    void placeFutures(ModelAccount a, JsonNode b, Reply r) {
+    void placeFutures(ModelAccount a, JsonNode b, Reply r) { placeFutures(a, b, r, false); }
+
+    void placeFutures(ModelAccount a, JsonNode b, Reply r, boolean classic) {
         Contract c = m.contracts.get(text(b, "symbol"));
         String side = lower(b, "side"), posSide = text(b, "posSide");
         BigDecimal qty = dec(b.get("qty"));
         boolean reduceOnly = "yes".equalsIgnoreCase(text(b, "reduceOnly")) || "true".equalsIgnoreCase(text(b, "reduceOnly"));
         Verdict v;
         List<Step> steps = null;
-        if (!a.unified) v = Verdict.refuse("a classic account");
+        if (a.unified == classic) v = Verdict.refuse("the other family's row");
         else if (c == null || !c.category().equals(text(b, "category")) || !"market".equals(lower(b, "orderType"))) v = Verdict.refuse("not a market order on a contract");
         else if (!List.of("buy", "sell").contains(side)) v = Verdict.refuse("bad side");
         else if (qty == null || qty.signum() <= 0 || !ModelFormulas.ledgerAmount(qty) || qty.stripTrailingZeros().scale() > 4) v = Verdict.refuse("bad qty");
@@ -488,22 +502,27 @@ final class ModelOrders {
     }
 
     /** close-positions: each matching open position, newest first, closed by a market order; a line per position. */
-    void closePositions(ModelAccount a, JsonNode b, Reply r) {
+    void closePositions(ModelAccount a, JsonNode b, Reply r) { closePositions(a, b, r, false); }
+
+    /** classic: the v2 row answers {successList, failureList}; a line per position all the same, successes first. */
+    void closePositions(ModelAccount a, JsonNode b, Reply r, boolean classic) {
         String category = text(b, "category"), symbol = text(b, "symbol"), posSide = text(b, "posSide");
         List<Position> targets = a.positions.values().stream()
                 .filter(p -> p.contract.category().equals(category) && (symbol == null || p.contract.symbol().equals(symbol))
                         && (posSide == null || p.side.equals(posSide)))
                 .sorted(Comparator.comparing((Position p) -> Long.parseLong(p.id)).reversed()).toList();
-        Verdict v = !a.unified ? Verdict.refuse("a classic account")
+        Verdict v = a.unified == classic ? Verdict.refuse("the other family's row")
                 : category == null || !category.endsWith("FUTURES") ? Verdict.refuse("not a futures category")
                 : posSide != null && !List.of("long", "short").contains(posSide) ? Verdict.refuse("bad posSide")
                 : targets.isEmpty() ? Verdict.refuse("nothing to close (25227)") : Verdict.accept("");
         if (!m.settle("close-positions " + b, v, r)) return;
         JsonNode lines = r.data().path("list");
-        if (lines.size() != targets.size()) m.fail("close-positions answered " + lines.size() + " lines, the model has " + targets.size() + " positions");
+        int successes = r.data().path("successList").size();
+        int answered = classic ? successes + r.data().path("failureList").size() : lines.size();
+        if (answered != targets.size()) m.fail("close-positions answered " + answered + " lines, the model has " + targets.size() + " positions");
         for (int i = 0; i < targets.size(); i++) {
             Position p = targets.get(i);
-            boolean accepted = !lines.get(i).hasNonNull("code");
+            boolean accepted = classic ? successes == targets.size() || planned(a, p) : !lines.get(i).hasNonNull("code");
             List<Step> steps = p.size.stripTrailingZeros().scale() > 4 ? null
                     : plan(a, p.contract, p.side.equals("long") ? "sell" : "buy", a.hedge ? p.side : null, !a.hedge, p.size);
             if (accepted && steps == null) m.fail("close-positions closed " + p + "; the model refuses (size decimals)");
@@ -514,15 +533,23 @@ final class ModelOrders {
         }
     }
 
+    /** Whether the model can close p at market (the service's close-positions line succeeds). */
+    private boolean planned(ModelAccount a, Position p) {
+        return p.size.stripTrailingZeros().scale() <= 4
+                && plan(a, p.contract, p.side.equals("long") ? "sell" : "buy", a.hedge ? p.side : null, !a.hedge, p.size) != null;
+    }
+
     // --- TP/SL (D159)
 
-    void placeTpsl(ModelAccount a, JsonNode b, Reply r) {
+    void placeTpsl(ModelAccount a, JsonNode b, Reply r) { placeTpsl(a, b, r, false); }
+
+    void placeTpsl(ModelAccount a, JsonNode b, Reply r, boolean classic) {
         String category = text(b, "category"), symbol = text(b, "symbol"), posSide = text(b, "posSide");
         BigDecimal tp = dec(b.get("takeProfit")), sl = dec(b.get("stopLoss")), qty = dec(b.get("qty"));
         Position p = a.positions.values().stream().filter(x -> x.contract.symbol().equals(symbol) && x.contract.category().equals(category)
                 && (posSide == null || x.side.equals(posSide))).max(Comparator.comparing((Position x) -> Long.parseLong(x.id))).orElse(null);
         Verdict v;
-        if (!a.unified) v = Verdict.refuse("a classic account");
+        if (a.unified == classic) v = Verdict.refuse("the other family's row");
         else if (category == null || !category.endsWith("FUTURES")) v = Verdict.refuse("not futures (25593)");
         else if (tp == null && sl == null) v = Verdict.refuse("no TP or SL");
         else if (p == null) v = Verdict.refuse("no position (25601)");

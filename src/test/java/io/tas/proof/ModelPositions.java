@@ -146,7 +146,10 @@ final class ModelPositions {
 
     // --- §4.1.2 set-leverage (D46, formulas.md "Leverage and isolated margin")
 
-    void setLeverage(ModelAccount a, JsonNode b, Reply r) {
+    void setLeverage(ModelAccount a, JsonNode b, Reply r) { setLeverage(a, b, r, false); }
+
+    /** classic: the v2 set-leverage or set-margin-mode row, as ModelClassic translates it into this row's body. */
+    void setLeverage(ModelAccount a, JsonNode b, Reply r, boolean classic) {
         String category = b.path("category").asText();
         Contract c = m.contracts.get(b.path("symbol").asText());
         if (category.equals("MARGIN")) {
@@ -158,7 +161,7 @@ final class ModelPositions {
         String posSide = b.has("posSide") ? b.get("posSide").asText() : null;
         Config target = null;
         Verdict v;
-        if (!a.unified) v = Verdict.refuse("a classic account");
+        if (a.unified == classic) v = Verdict.refuse("the other family's row");
         else if (c == null || !c.category().equals(category)) v = Verdict.refuse("not a contract");
         else if ((b.has("leverage") && !validLeverage(lev, c)) || (b.has("longLeverage") && !validLeverage(longLev, c))
                 || (b.has("shortLeverage") && !validLeverage(shortLev, c))) v = Verdict.refuse("leverage out of bounds");

@@ -59,6 +59,7 @@ final class RefModel {
     final ModelPositions positions;
     final ModelReality reality;
     final ModelOrders orders;
+    final ModelClassic classic;
     final ModelCheck check;
     private final SimModel sim;
     private final Map<Acct, ApiClient> clients;
@@ -71,6 +72,7 @@ final class RefModel {
         this.positions = new ModelPositions(this);
         this.reality = new ModelReality(this);
         this.orders = new ModelOrders(this);
+        this.classic = new ModelClassic(this, orders, positions);
         this.check = new ModelCheck(this);
         load(json(seed));
     }
@@ -124,6 +126,10 @@ final class RefModel {
     void api(Acct caller, Endpoint e, String body, Reply r) {
         ModelAccount a = accounts.get(caller);
         changed.add(caller);
+        if (ModelClassic.handles(e)) {
+            classic.api(a, e, json(body), r);
+            return;
+        }
         switch (e) {
             case SET_LEVERAGE -> positions.setLeverage(a, json(body), r);
             case SET_MARGIN -> positions.setMargin(a, json(body), r);
@@ -324,7 +330,10 @@ final class RefModel {
     boolean settle(String what, Verdict v, Reply r) {
         boolean accepted = ok(r);
         if (accepted && !v.accept()) fail(what + " was accepted; the model refuses it: " + v.why() + " (" + r.raw() + ")");
-        if (r.code().equals("25202") && !v.insufficient()) fail(what + " was refused 25202; the model has the money" + (v.accept() ? "" : ", and refuses for another reason: " + v.why()));
+        // 25202 unified, 43012 classic spot, 40762 classic futures (D172, D173).
+        if (java.util.Set.of("25202", "43012").contains(r.code()) && !v.insufficient()) {
+            fail(what + " was refused " + r.code() + "; the model has the money" + (v.accept() ? "" : ", and refuses for another reason: " + v.why()));
+        }
         return accepted;
     }
 

@@ -128,12 +128,24 @@ final class RowRequests {
                 + "\"force\":\"gtc\",\"clientOid\":\"" + c.orderRef() + "f\"}");
         post(Endpoint.MIX_CANCEL_ORDER, c -> "{\"symbol\":\"BTCUSDT\",\"productType\":\"USDT-FUTURES\",\"clientOid\":\"" + c.orderRef() + "f\"}");
         post(Endpoint.MIX_BATCH_CANCEL_ORDERS, "{\"symbol\":\"BTCUSDT\",\"productType\":\"USDT-FUTURES\",\"orderIdList\":[{\"orderId\":\"1\"}]}");
+        post(Endpoint.MIX_BATCH_PLACE_ORDER, c -> "{\"symbol\":\"ETHUSDT\",\"productType\":\"USDT-FUTURES\",\"marginCoin\":\"USDT\","
+                + "\"marginMode\":\"crossed\",\"orderList\":[{\"size\":\"0.01\",\"price\":\"1000\",\"side\":\"buy\",\"orderType\":\"limit\","
+                + "\"force\":\"gtc\",\"clientOid\":\"" + c.orderRef() + "g\"}]}");
+        post(Endpoint.MIX_MODIFY_ORDER, c -> "{\"symbol\":\"ETHUSDT\",\"productType\":\"USDT-FUTURES\",\"clientOid\":\"" + c.orderRef() + "g\","
+                + "\"newPrice\":\"1000.5\",\"newSize\":\"0.01\"}");
+        post(Endpoint.MIX_CANCEL_ALL_ORDERS, "{\"productType\":\"USDT-FUTURES\",\"marginCoin\":\"USDT\"}");
+        post(Endpoint.MIX_CLOSE_POSITIONS, "{\"productType\":\"USDT-FUTURES\",\"symbol\":\"BTCUSDT\"}"); // none open: 22002
+        post(Endpoint.MIX_PLACE_TPSL_ORDER, "{\"symbol\":\"BTCUSDT\",\"productType\":\"USDT-FUTURES\",\"marginCoin\":\"USDT\","
+                + "\"planType\":\"pos_profit\",\"triggerPrice\":\"10000000\",\"holdSide\":\"long\"}"); // no position: 22002
+        get(Endpoint.MIX_FILLS, "?productType=USDT-FUTURES");
         get(Endpoint.MIX_ORDER_DETAIL, "?symbol=BTCUSDT&productType=USDT-FUTURES&orderId=1");
         get(Endpoint.MIX_ORDERS_PENDING, "?productType=USDT-FUTURES");
         get(Endpoint.MIX_ORDERS_HISTORY, "?productType=USDT-FUTURES");
         post(Endpoint.MIX_SET_LEVERAGE, "{\"symbol\":\"BTCUSDT\",\"productType\":\"USDT-FUTURES\",\"marginCoin\":\"USDT\",\"leverage\":\"10\"}");
         post(Endpoint.MIX_SET_MARGIN_MODE, "{\"symbol\":\"ETHUSDT\",\"productType\":\"USDT-FUTURES\",\"marginCoin\":\"USDT\",\"marginMode\":\"crossed\"}");
         post(Endpoint.MIX_SET_POSITION_MODE, "{\"productType\":\"USDT-FUTURES\",\"posMode\":\"one_way_mode\"}");
+        get(Endpoint.MIX_ACCOUNTS, "?productType=USDT-FUTURES");
+        get(Endpoint.MIX_ACCOUNT, "?symbol=BTCUSDT&productType=USDT-FUTURES&marginCoin=USDT");
         get(Endpoint.ORDERBOOK, "?category=SPOT&symbol=BTCUSDT");
         get(Endpoint.CANDLES, "?category=SPOT&symbol=BTCUSDT&interval=1m");
         get(Endpoint.HISTORY_CANDLES, "?category=SPOT&symbol=BTCUSDT&interval=1m");
@@ -171,6 +183,7 @@ final class RowRequests {
         if (e == Endpoint.SWITCH_STATUS) return "40017";
         if (e == Endpoint.ORDER_INFO) return "25204"; // a read-only key places no order to read back: an unknown orderId
         if (e == Endpoint.MIX_ORDER_DETAIL) return "40109"; // the same, on the classic futures row
+        if (e == Endpoint.MIX_CLOSE_POSITIONS || e == Endpoint.MIX_PLACE_TPSL_ORDER) return "22002"; // a classic matrix account holds no position
         return e == Endpoint.CLOSE_POSITIONS ? "25227" : "00000"; // close-positions: the account has no ETHUSDT position
     }
 

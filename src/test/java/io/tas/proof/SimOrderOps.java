@@ -102,7 +102,7 @@ final class SimOrderOps {
     }
 
     /** A price within 1.5 % of the mid, at the pair's one decimal. */
-    private BigDecimal nearMid() {
+    BigDecimal nearMid() {
         return mid.multiply(BigDecimal.valueOf(985 + sim.rnd.nextInt(31))).divide(BigDecimal.valueOf(1000), 1, RoundingMode.DOWN);
     }
 

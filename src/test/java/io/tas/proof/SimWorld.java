@@ -91,8 +91,8 @@ final class SimWorld {
                    "balances":[{"account":"unified","coin":"USDT","available":"8000"},{"account":"unified","coin":"AAPLX","available":"20"},
                      {"account":"unified","coin":"BGB","available":"5"},{"account":"unified","coin":"BTC","available":"0.05"}]},
                   {"uid":%d,"username":"sim-c","accountMode":"CLASSIC","createdTime":1735689600000,"apiKeys":%s,
-                   "balances":[{"account":"spot","coin":"USDT","available":"1000"},{"account":"unified","coin":"USDT","available":"3000"},
-                     {"account":"unified","coin":"BTC","available":"0.02"}]}]}
+                   "balances":[{"account":"spot","coin":"USDT","available":"20000"},{"account":"spot","coin":"ETH","available":"3"},
+                     {"account":"unified","coin":"USDT","available":"3000"},{"account":"unified","coin":"BTC","available":"0.02"}]}]}
                 """.formatted(A.uid, keyJson(A.key), A1.uid, keyJson(A1.key), B.uid, keyJson(B.key), C.uid, keyJson(C.key));
     }
 }

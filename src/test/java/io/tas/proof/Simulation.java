@@ -78,6 +78,7 @@ final class Simulation {
     }
 
     private final SimOrderOps orderOps = new SimOrderOps(this);
+    private final SimClassicOps classicOps = new SimClassicOps(this, orderOps);
     /** The generator of each state-changing row of the catalog: every POST row must have one (SimulationTest checks). */
     final Map<Endpoint, Consumer<Acct>> apiOps = apiOps();
     private final SimAdminOps adminOps = new SimAdminOps(this);
@@ -106,6 +107,7 @@ final class Simulation {
         ref = new RefModel(SimWorld.seed(), model, clients, fault);
         ref.admin(admin);
         orderOps.reset();
+        classicOps.reset();
         ref.where = "seed " + seed + " start";
         outcomes.clear();
         clock.set(START_MILLIS);
@@ -169,6 +171,8 @@ final class Simulation {
         if (r < 45) {
             List<Endpoint> rows = new ArrayList<>(apiOps.keySet());
             Endpoint e = rows.get(rnd.nextInt(rows.size()));
+            // The classic rows (issue 26) are as many as the others: half of the time one is drawn again.
+            if (e.family() == Endpoint.Family.CLASSIC && rnd.nextBoolean()) e = rows.get(rnd.nextInt(rows.size()));
             apiOps.get(e).accept(callerFor(e));
         } else if (r < 53) adminOps.ledger("deposit");
         else if (r < 58) adminOps.ledger("adjust");
@@ -188,6 +192,8 @@ final class Simulation {
     /** Mostly an account the row is for; sometimes one it refuses (a sub on a main-only row, a classic on a v3 row). */
     private Acct callerFor(Endpoint e) {
         int r = rnd.nextInt(20);
+        // A classic row: mostly the classic account, or an account the wind-down switched; sometimes a unified one (40085).
+        if (e.family() == Endpoint.Family.CLASSIC) return r < 5 ? pick(List.of(A, B)) : C;
         if (r == 0) return C;
         if (r == 1) return A1;
         return pick(List.of(A, A, A1, B, B));
@@ -206,6 +212,7 @@ final class Simulation {
         m.put(Endpoint.PLACE_REALITY_ORDER, this::placeReality);
         m.put(Endpoint.CANCEL_REALITY_ORDER, this::cancelReality);
         orderOps.register(m); // issue 25: the engine's rows
+        classicOps.register(m); // issue 26: the classic order rows
         return m;
     }
 
@@ -359,7 +366,7 @@ final class Simulation {
     <T> T pick(List<T> xs) { return xs.get(rnd.nextInt(xs.size())); }
 
     /** With probability 1/oneIn the bad value, otherwise one of the good ones. */
-    private String pickBad(int oneIn, String bad, String... good) {
+    String pickBad(int oneIn, String bad, String... good) {
         return rnd.nextInt(oneIn) == 0 ? bad : good[rnd.nextInt(good.length)];
     }
 
