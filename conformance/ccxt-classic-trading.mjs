@@ -5,7 +5,7 @@
 // settle on its spot balances, read back from the admin API.
 // Prints `ok <check> (<summary>)` / `FAIL <check>: <details>` and `N passed, M failed`; exits 0 only if all passed.
 import ccxt from 'ccxt';
-import { adminGet, adminPost, assert, baseUrl, checks, createInstruments, near, runTag, same, sameSet, setTicker } from './trading-fixture.mjs';
+import { expectParsed as expectOrder, adminGet, adminPost, assert, baseUrl, checks, createInstruments, near, runTag, same, sameSet, setTicker } from './trading-fixture.mjs';
 
 function client(creds) {
   const exchange = new ccxt.bitget({ apiKey: creds.apiKey, secret: creds.secret, password: creds.password, timeout: 15000 });
@@ -36,15 +36,6 @@ async function expectWallet(wallet, uid, coin, available, frozen) {
 const expectSpot = (uid, coin, available, frozen) => expectWallet('spot', uid, coin, available, frozen);
 const expectMargin = (uid, coin, available, frozen) => expectWallet('unified', uid, coin, available, frozen);
 
-function expectOrder(o, want, what) {
-  for (const [k, v] of Object.entries(want)) {
-    if (k === 'fee') {
-      near(o.fee?.cost, v.cost, `${what} fee.cost`);
-      same(o.fee?.currency, v.currency, `${what} fee.currency`);
-    } else if (typeof v === 'number') near(o[k], v, `${what} ${k}`);
-    else same(o[k], v, `${what} ${k}`);
-  }
-}
 
 async function rejects(promise, errorClass, code) {
   try {

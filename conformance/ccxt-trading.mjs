@@ -6,7 +6,7 @@
 // Prints `ok <check> (<summary>)` / `FAIL <check>: <details>` and `N passed, M failed`; exits 0 only if all passed.
 import ccxt from 'ccxt';
 import {
-  adminGet, assert, baseUrl, checks, createInstruments, expectBalance, fundedAccount, near, nextFunding, runTag, same,
+  expectParsed as expectOrder, expectParsed as expectTrade, adminGet, assert, baseUrl, checks, createInstruments, expectBalance, fundedAccount, near, nextFunding, runTag, same,
   sameSet, setTicker,
 } from './trading-fixture.mjs';
 
@@ -18,27 +18,7 @@ function client(creds) {
   return exchange;
 }
 
-/** The fields of a parsed ccxt order named in want (numbers compared within 1e-9). */
-function expectOrder(o, want, what) {
-  for (const [k, v] of Object.entries(want)) {
-    if (k === 'fee') {
-      near(o.fee?.cost, v.cost, `${what} fee.cost`);
-      same(o.fee?.currency, v.currency, `${what} fee.currency`);
-    } else if (typeof v === 'number') near(o[k], v, `${what} ${k}`);
-    else same(o[k], v, `${what} ${k}`);
-  }
-}
 
-/** A parsed ccxt trade against a hand-computed fill. */
-function expectTrade(t, want, what) {
-  for (const [k, v] of Object.entries(want)) {
-    if (k === 'fee') {
-      near(t.fee?.cost, v.cost, `${what} fee.cost`);
-      same(t.fee?.currency, v.currency, `${what} fee.currency`);
-    } else if (typeof v === 'number') near(t[k], v, `${what} ${k}`);
-    else same(t[k], v, `${what} ${k}`);
-  }
-}
 
 // ---- set-up: own instruments and tickers, two fresh unified accounts (before ccxt loads its markets) ----
 const tag = runTag('CX');

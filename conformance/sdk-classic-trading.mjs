@@ -5,35 +5,13 @@
 // read back from the admin API (a classic account's spot coins in `spot`, its futures margin in `unified`, D171).
 // Prints `ok <check> (<summary>)` / `FAIL <check>: <details>` and `N passed, M failed`; exits 0 only if all passed.
 import { RestClientV2 } from 'bitget-api';
-import { adminGet, adminPost, baseUrl, checks, createInstruments, near, runTag, same, setTicker } from './trading-fixture.mjs';
+import { adminGet, adminPost, baseUrl, checks, sdkData as data, sdkRefused as refused, expectRow, createInstruments, near, runTag, same, setTicker } from './trading-fixture.mjs';
 
 const tag = runTag('SC');
 const { check, finish } = checks([[tag, 'BASE']]);
 
-async function data(promise) {
-  let res;
-  try {
-    res = await promise;
-  } catch (e) {
-    throw new Error(`rejected: ${e?.body ? `http=${e.code} code=${e.body.code} msg=${e.body.msg}` : e?.message ?? e}`);
-  }
-  same(res.code, '00000', 'code');
-  return res.data;
-}
 
-async function refused(promise, code) {
-  try {
-    await promise;
-  } catch (e) {
-    same(e?.body?.code, code, 'error code');
-    return code;
-  }
-  throw new Error(`accepted, want ${code}`);
-}
 
-function expectRow(row, want, what) {
-  for (const [k, v] of Object.entries(want)) same(row?.[k], v, `${what} ${k}`);
-}
 
 async function classicAccount(name, wallet, balances) {
   const { uid } = await adminPost('/admin/v1/accounts', { username: name, accountMode: 'CLASSIC' });

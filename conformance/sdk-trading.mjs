@@ -6,40 +6,15 @@
 // Prints `ok <check> (<summary>)` / `FAIL <check>: <details>` and `N passed, M failed`; exits 0 only if all passed.
 import { RestClientV3 } from 'bitget-api';
 import {
-  assert, baseUrl, checks, createInstruments, expectBalance, fundedAccount, near, nextFunding, runTag, same, sameSet,
+  sdkData as data, sdkRefused as refused, expectRow, assert, baseUrl, checks, createInstruments, expectBalance, fundedAccount, near, nextFunding, runTag, same, sameSet,
   setTicker,
 } from './trading-fixture.mjs';
 
 const tag = runTag('SX');
 const { check, finish } = checks([[tag, 'BASE']]);
 
-/** Awaits an SDK call that must succeed and returns its data (the SDK rejects any other code than 00000). */
-async function data(promise) {
-  let res;
-  try {
-    res = await promise;
-  } catch (e) {
-    throw new Error(`rejected: ${e?.body ? `http=${e.code} code=${e.body.code} msg=${e.body.msg}` : e?.message ?? e}`);
-  }
-  same(res.code, '00000', 'code');
-  return res.data;
-}
 
-/** Awaits an SDK call that must fail with the platform code `code`. */
-async function refused(promise, code) {
-  try {
-    await promise;
-  } catch (e) {
-    same(e?.body?.code, code, 'error code');
-    return e.body.msg;
-  }
-  throw new Error(`accepted, want ${code}`);
-}
 
-/** The named fields of a raw order row, as strings. */
-function expectRow(row, want, what) {
-  for (const [k, v] of Object.entries(want)) same(row?.[k], v, `${what} ${k}`);
-}
 
 // ---- set-up: own instruments and tickers, a fresh unified account with 10000 USDT and 10 base ----
 const { base, spot, perp } = await createInstruments(tag);

@@ -146,3 +146,42 @@ export function nextFunding(t) {
   const period = 8 * 3600_000;
   return (Math.floor(t / period) + 1) * period;
 }
+
+/** Awaits a bitget-api call that must succeed and returns its data (the SDK rejects any other code than 00000). */
+export async function sdkData(promise) {
+  let res;
+  try {
+    res = await promise;
+  } catch (e) {
+    throw new Error(`rejected: ${e?.body ? `http=${e.code} code=${e.body.code} msg=${e.body.msg}` : e?.message ?? e}`);
+  }
+  same(res.code, '00000', 'code');
+  return res.data;
+}
+
+/** Awaits a bitget-api call that must fail with the platform code `code`; returns the code. */
+export async function sdkRefused(promise, code) {
+  try {
+    await promise;
+  } catch (e) {
+    same(e?.body?.code, code, 'error code');
+    return code;
+  }
+  throw new Error(`accepted, want ${code}`);
+}
+
+/** The named fields of a raw row, as strings. */
+export function expectRow(row, want, what) {
+  for (const [k, v] of Object.entries(want)) same(row?.[k], v, `${what} ${k}`);
+}
+
+/** The fields of a parsed ccxt order or trade named in want (numbers within 1e-9; fee as {cost, currency}). */
+export function expectParsed(o, want, what) {
+  for (const [k, v] of Object.entries(want)) {
+    if (k === 'fee') {
+      near(o.fee?.cost, v.cost, `${what} fee.cost`);
+      same(o.fee?.currency, v.currency, `${what} fee.currency`);
+    } else if (typeof v === 'number') near(o[k], v, `${what} ${k}`);
+    else same(o[k], v, `${what} ${k}`);
+  }
+}

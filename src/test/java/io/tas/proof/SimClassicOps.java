@@ -1,6 +1,5 @@
 package io.tas.proof;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.tas.http.Endpoint;
 import io.tas.proof.SimWorld.Acct;
 import io.tas.proof.SimWorld.Contract;
@@ -168,21 +167,12 @@ final class SimClassicOps {
         return batch ? head + ",\"orderList\":[{" + line + "}]}" : head + "," + line + "}";
     }
 
-    /** A TP/SL of one of the caller's positions (read first), within ±3 % of the mark. */
+    /** A TP/SL of one of the caller's positions (SimOrderOps.tpslTarget), as a v2 plan. */
     private void placeTpsl(Acct a) {
-        JsonNode open = sim.admin().get("/admin/v1/accounts/" + a.uid() + "/positions").data();
-        Contract c = sim.pick(SimWorld.CONTRACTS);
-        String side = sim.rnd.nextBoolean() ? "long" : "short";
-        if (!open.isEmpty() && sim.rnd.nextInt(6) != 0) {
-            JsonNode p = open.get(sim.rnd.nextInt(open.size()));
-            c = SimWorld.CONTRACTS.stream().filter(x -> x.symbol().equals(p.get("symbol").asText())).findFirst().orElseThrow();
-            side = p.get("holdSide").asText();
-        }
-        BigDecimal mark = sim.model.mark.get(c.symbol());
-        BigDecimal at = mark.multiply(BigDecimal.valueOf(970 + sim.rnd.nextInt(61))).divide(BigDecimal.valueOf(1000), 1, RoundingMode.HALF_EVEN);
+        SimOrderOps.TpslTarget t = spot.tpslTarget(a);
         String plan = sim.pick(List.of("pos_profit", "pos_loss", "profit_plan", "loss_plan"));
-        sim.api(a, Endpoint.MIX_PLACE_TPSL_ORDER, contract(c) + ",\"marginCoin\":\"" + marginCoin(c) + "\",\"planType\":\"" + plan
-                + "\",\"triggerPrice\":\"" + at.toPlainString() + "\",\"holdSide\":\"" + side + "\""
+        sim.api(a, Endpoint.MIX_PLACE_TPSL_ORDER, contract(t.contract()) + ",\"marginCoin\":\"" + marginCoin(t.contract()) + "\",\"planType\":\""
+                + plan + "\",\"triggerPrice\":\"" + t.at().toPlainString() + "\",\"holdSide\":\"" + t.side() + "\""
                 + (plan.startsWith("pos_") ? "" : ",\"size\":\"" + sim.decimal(1, 100, 3) + "\"") + "}");
     }
 }

@@ -153,8 +153,10 @@ final class SimOrderOps {
         sim.api(a, Endpoint.CLOSE_POSITIONS, body);
     }
 
-    /** TP/SL on one of the caller's positions (read first): within ±3 % of the mark, so some are refused and some trigger. */
-    private void placeTpsl(Acct a) {
+    /** Where a TP/SL goes: a contract and side (mostly one of the caller's positions, read first) and a trigger within ±3 % of its mark. */
+    record TpslTarget(Contract contract, String side, BigDecimal at) {}
+
+    TpslTarget tpslTarget(Acct a) {
         JsonNode open = sim.admin().get("/admin/v1/accounts/" + a.uid() + "/positions").data();
         Contract c = sim.pick(SimWorld.CONTRACTS);
         String side = sim.rnd.nextBoolean() ? "long" : "short";
@@ -164,10 +166,15 @@ final class SimOrderOps {
             side = p.get("holdSide").asText();
         }
         BigDecimal mark = sim.model.mark.get(c.symbol());
-        BigDecimal at = mark.multiply(BigDecimal.valueOf(970 + sim.rnd.nextInt(61))).divide(BigDecimal.valueOf(1000), 1, RoundingMode.HALF_EVEN);
-        StringBuilder b = new StringBuilder("{\"category\":\"" + (sim.rnd.nextInt(10) == 0 ? "SPOT" : c.category()) + "\",\"symbol\":\""
-                + c.symbol() + "\",\"posSide\":\"" + side + "\"");
-        b.append(sim.rnd.nextBoolean() ? ",\"takeProfit\":\"" : ",\"stopLoss\":\"").append(at.toPlainString()).append('"');
+        return new TpslTarget(c, side, mark.multiply(BigDecimal.valueOf(970 + sim.rnd.nextInt(61))).divide(BigDecimal.valueOf(1000), 1, RoundingMode.HALF_EVEN));
+    }
+
+    /** TP/SL on one of the caller's positions: some are refused (wrong side of the entry, no position) and some trigger. */
+    private void placeTpsl(Acct a) {
+        TpslTarget t = tpslTarget(a);
+        StringBuilder b = new StringBuilder("{\"category\":\"" + (sim.rnd.nextInt(10) == 0 ? "SPOT" : t.contract().category()) + "\",\"symbol\":\""
+                + t.contract().symbol() + "\",\"posSide\":\"" + t.side() + "\"");
+        b.append(sim.rnd.nextBoolean() ? ",\"takeProfit\":\"" : ",\"stopLoss\":\"").append(t.at().toPlainString()).append('"');
         sim.api(a, Endpoint.PLACE_STRATEGY_ORDER, b.append('}').toString());
     }
 
