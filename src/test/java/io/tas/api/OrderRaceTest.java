@@ -35,9 +35,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Issue 25, races on one symbol's book (the book lock, D154), on H2 and PostgreSQL: one clientOid sent 320 times at
  * once makes one order and one freeze; 64 cancels racing the fill of one resting order (by a ticker sweep or by
- * another account's taker) end in exactly one outcome, with the balances computed by hand for it. Each race trades
- * instruments of its own on a server of its own with rate limits off (320 placements from one UID in a second would
- * meet the place-order limit on the shared servers).
+ * another account's taker) end in exactly one outcome, with the balances computed by hand for it. Each race runs for a
+ * unified account on the v3 rows and for a classic one on the v2 spot rows (issue 26: its spot balances, its codes).
+ * Each race trades instruments of its own on a server of its own with rate limits off (320 placements from one UID in a
+ * second would meet the place-order limit on the shared servers).
  */
 @ParameterizedClass
 @EnumSource(Databases.Kind.class)
@@ -45,8 +46,65 @@ class OrderRaceTest {
     private static final Map<Databases.Kind, TestServer> SERVERS = new EnumMap<>(Databases.Kind.class);
     private static final AtomicInteger NAMES = new AtomicInteger();
     private static final String PLACE = "/api/v3/trade/place-order";
-    private static final String CANCEL = "/api/v3/trade/cancel-order";
-    private static final String INFO = "/api/v3/trade/order-info?orderId=";
+
+    /** The rows and vocabulary of one account family: the v3 unified rows, or the v2 classic spot rows (D171, D172). */
+    private record Family(String name, String place, String cancel, String notFound, String wallet) {
+        static final Family UNIFIED = new Family("unified", PLACE, "/api/v3/trade/cancel-order", "25204", "unified");
+        static final Family CLASSIC = new Family("classic", "/api/v2/spot/trade/place-order", "/api/v2/spot/trade/cancel-order", "43001", "spot");
+
+        boolean classic() { return this == CLASSIC; }
+
+        String order(String symbol, String side, String qty, String price, String tif, String clientOid) {
+            if (!classic()) return OrderRaceTest.order(symbol, side, qty, price, tif, clientOid);
+            return "{\"symbol\":\"" + symbol + "\",\"side\":\"" + side + "\",\"orderType\":\"limit\",\"size\":\"" + qty + "\",\"price\":\""
+                    + price + "\",\"force\":\"" + tif + "\"" + (clientOid == null ? "" : ",\"clientOid\":\"" + clientOid + "\"") + "}";
+        }
+
+        String cancelBody(String symbol, String orderId) {
+            return classic() ? "{\"symbol\":\"" + symbol + "\",\"orderId\":\"" + orderId + "\"}" : "{\"orderId\":\"" + orderId + "\"}";
+        }
+
+        /** An account of the family with a read-and-write key and one funded coin (spot for a classic one). */
+        ApiClient account(TestServer s, Admin admin, String name, String coin, String amount, long[] uid) {
+            if (!classic()) {
+                ApiClient c = s.client(admin.fundedAccount(name, coin, amount));
+                uid[0] = admin.lastUid;
+                return c;
+            }
+            uid[0] = admin.createAccount("{\"username\":\"" + name + "\",\"accountMode\":\"CLASSIC\"}");
+            String key = admin.createKey(uid[0], "Race1", "read-and-write", "[]");
+            admin.deposit(uid[0], "spot", coin, amount);
+            return s.client(new Credentials(key, admin.lastSecret, "Race1"));
+        }
+
+        /** The order's status, base filled and the account's fills of it (size@price), read through the family's rows. */
+        String[] read(ApiClient c, String symbol, String orderId) {
+            if (classic()) {
+                JsonNode o = c.get("/api/v2/spot/trade/orderInfo?orderId=" + orderId).data().get(0);
+                List<String> fills = new ArrayList<>();
+                c.get("/api/v2/spot/trade/fills?symbol=" + symbol + "&orderId=" + orderId).data()
+                        .forEach(f -> fills.add(f.get("size").asText() + "@" + f.get("priceAvg").asText()));
+                return new String[]{o.get("status").asText(), o.get("baseVolume").asText(), String.join(",", fills)};
+            }
+            JsonNode o = c.get("/api/v3/trade/order-info?orderId=" + orderId).data();
+            List<String> fills = new ArrayList<>();
+            c.get("/api/v3/trade/fills?category=SPOT&orderId=" + orderId).data().get("list")
+                    .forEach(f -> fills.add(f.get("execQty").asText() + "@" + f.get("execPrice").asText()));
+            return new String[]{o.get("orderStatus").asText(), o.get("cumExecQty").asText(), String.join(",", fills)};
+        }
+
+        /** orderIds of the account's working, then finished, orders on the symbol. */
+        List<List<String>> orders(ApiClient c, String symbol) {
+            JsonNode open = classic() ? c.get("/api/v2/spot/trade/unfilled-orders?symbol=" + symbol).data()
+                    : c.get("/api/v3/trade/unfilled-orders?category=SPOT&symbol=" + symbol).data().get("list");
+            JsonNode done = classic() ? c.get("/api/v2/spot/trade/history-orders?symbol=" + symbol).data()
+                    : c.get("/api/v3/trade/history-orders?category=SPOT&symbol=" + symbol).data().get("list");
+            List<String> a = new ArrayList<>(), b = new ArrayList<>();
+            open.forEach(o -> a.add(o.get("orderId").asText()));
+            done.forEach(o -> b.add(o.get("orderId").asText()));
+            return List.of(a, b);
+        }
+    }
     /** Rounds of the cancel race per fill kind (a ticker sweep, a taker of another account). */
     private static final int ROUNDS = Proof.longRun() ? 20 : 3;
 
@@ -90,7 +148,7 @@ class OrderRaceTest {
     /** Every reply of the race: the set of orderIds answered, and every refusal (code: raw) for the assertion message. */
     private record Sends(Set<String> orderIds, Map<String, Integer> codes, List<String> refusals) {}
 
-    private static Sends sendAtOnce(ApiClient c, String body, int threads, int each) throws Exception {
+    private static Sends sendAtOnce(ApiClient c, String path, String body, int threads, int each) throws Exception {
         Set<String> ids = ConcurrentHashMap.newKeySet();
         Map<String, Integer> codes = new ConcurrentHashMap<>();
         List<String> refusals = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -102,7 +160,7 @@ class OrderRaceTest {
                 done.add(pool.submit(() -> {
                     start.await();
                     for (int i = 0; i < each; i++) {
-                        Reply r = c.post(PLACE, body);
+                        Reply r = c.post(path, body);
                         codes.merge(r.code(), 1, Integer::sum);
                         if (r.code().equals("00000")) ids.add(r.data().get("orderId").asText());
                         else refusals.add(r.status() + " " + r.raw());
@@ -120,43 +178,45 @@ class OrderRaceTest {
 
     @Test
     void oneClientOidSentThreeHundredTwentyTimesAtOnceMakesOneOrderAndOneFreeze() throws Exception {
+        for (Family f : List.of(Family.UNIFIED, Family.CLASSIC)) clientOidRace(f);
+    }
+
+    private void clientOidRace(Family f) throws Exception {
         TestServer s = server();
         Admin admin = new Admin(s);
         String base = newSpot(admin), symbol = base + "USDT";
-        ApiClient c = s.client(admin.fundedAccount("oid-race-" + kind + "-" + NAMES.incrementAndGet(), "USDT", "1000"));
-        long uid = admin.lastUid;
+        long[] uid = new long[1];
+        ApiClient c = f.account(s, admin, "oid-race-" + f.name() + "-" + kind + "-" + NAMES.incrementAndGet(), "USDT", "1000", uid);
 
         // A limit buy of 1 at 90 rests below the ask 100.01 and freezes 90 USDT: 32 clients x 10 sends of it.
-        Sends resting = sendAtOnce(c, order(symbol, "buy", "1", "90", "gtc", "race-rest"), 32, 10);
+        Sends resting = sendAtOnce(c, f.place(), f.order(symbol, "buy", "1", "90", "gtc", "race-rest"), 32, 10);
         // A marketable IOC buy of 1 at 100.01 takes the synthetic ask: 100.01 USDT for 1 base less a taker fee of 0.001.
-        Sends taking = sendAtOnce(c, order(symbol, "buy", "1", "100.01", "ioc", "race-take"), 32, 10);
+        Sends taking = sendAtOnce(c, f.place(), f.order(symbol, "buy", "1", "100.01", "ioc", "race-take"), 32, 10);
 
         for (Sends x : List.of(resting, taking)) {
             // Every answer is the one order, or a clean refusal (HTTP 400, never a server failure).
-            assertThat(x.orderIds()).as("orderIds answered %s", x.codes()).hasSize(1);
+            assertThat(x.orderIds()).as("%s orderIds answered %s", f.name(), x.codes()).hasSize(1);
             assertThat(x.codes()).as("codes").doesNotContainKey("40015");
             x.refusals().forEach(r -> assertThat(r).startsWith("400 "));
         }
         String restId = resting.orderIds().iterator().next(), takeId = taking.orderIds().iterator().next();
-        JsonNode open = c.get("/api/v3/trade/unfilled-orders?category=SPOT&symbol=" + symbol).data().get("list");
-        assertThat(open).hasSize(1);
-        assertThat(open.get(0).get("orderId").asText()).isEqualTo(restId);
-        JsonNode done = c.get("/api/v3/trade/history-orders?category=SPOT&symbol=" + symbol).data().get("list");
-        assertThat(done).hasSize(1);
-        assertThat(done.get(0).get("orderId").asText()).isEqualTo(takeId);
-        assertThat(done.get(0).get("cumExecQty").asText()).isEqualTo("1");
-        JsonNode fills = c.get("/api/v3/trade/fills?category=SPOT").data().get("list");
-        assertThat(fills).as("one fill, of the IOC order").hasSize(1);
-        assertThat(fills.get(0).get("orderId").asText()).isEqualTo(takeId);
-        // 1000 - 90 frozen - 100.01 spent = 809.99; base 1 - 0.001 = 0.999.
-        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "809.99/90/0").containsEntry("unified/" + base, "0.999/0/0").hasSize(2);
+        assertThat(f.orders(c, symbol)).as(f.name() + ": working, then finished orders").containsExactly(List.of(restId), List.of(takeId));
+        assertThat(f.read(c, symbol, takeId)).as(f.name() + ": the IOC order, its one fill").containsExactly("filled", "1", "1@100.01");
+        assertThat(f.read(c, symbol, restId)[2]).as("no fill of the resting order").isEmpty();
+        // 1000 - 90 frozen - 100.01 spent = 809.99; base 1 - 0.001 = 0.999; on the family's wallet.
+        assertThat(admin.balances(uid[0])).containsEntry(f.wallet() + "/USDT", "809.99/90/0").containsEntry(f.wallet() + "/" + base, "0.999/0/0").hasSize(2);
         admin.assertConserved();
-        Proof.print("order races " + kind + ": one clientOid x 320 sends (32 clients x 10), twice (resting, taking): 1 orderId each, "
+        Proof.print("order races " + kind + " (" + f.name() + "): one clientOid x 320 sends (32 clients x 10), twice (resting, taking): 1 orderId each, "
                 + "answers " + resting.codes() + " and " + taking.codes() + ", 1 order each, one freeze (90), one fill (1 at 100.01), conserved");
     }
 
     @Test
     void sixtyFourCancelsRacingATickerSweepOrATakerEndInExactlyOneOutcome() throws Exception {
+        for (Family f : List.of(Family.UNIFIED, Family.CLASSIC)) cancelRace(f);
+    }
+
+    /** The buyer is of the family; the taker seller a unified account (one book for both, D171). */
+    private void cancelRace(Family f) throws Exception {
         TestServer s = server();
         Admin admin = new Admin(s);
         long seed = Long.getLong("proof.seed", System.nanoTime());
@@ -165,16 +225,17 @@ class OrderRaceTest {
         for (int round = 0; round < 2 * ROUNDS; round++) {
             boolean byTicker = round % 2 == 0;
             String base = newSpot(admin), symbol = base + "USDT";
-            Credentials buyerKey = admin.fundedAccount("cancel-race-" + kind + "-" + NAMES.incrementAndGet(), "USDT", "1000");
-            long buyer = admin.lastUid;
-            ApiClient buyerClient = s.client(buyerKey);
+            long[] buyerUid = new long[1];
+            ApiClient buyerClient = f.account(s, admin, "cancel-race-" + f.name() + "-" + kind + "-" + NAMES.incrementAndGet(), "USDT", "1000", buyerUid);
+            long buyer = buyerUid[0];
+            String wallet = f.wallet();
             ApiClient seller = s.client(admin.fundedAccount("cancel-race-seller-" + kind + "-" + NAMES.incrementAndGet(), base, "2"));
             long sellerUid = admin.lastUid;
             // The resting order: buy 2 at 100, below the ask 100.01: 200 USDT frozen.
-            Reply placed = buyerClient.post(PLACE, order(symbol, "buy", "2", "100", "gtc", null));
+            Reply placed = buyerClient.post(f.place(), f.order(symbol, "buy", "2", "100", "gtc", null));
             ok(placed);
             String orderId = placed.data().get("orderId").asText();
-            assertThat(admin.balances(buyer)).containsEntry("unified/USDT", "800/200/0");
+            assertThat(admin.balances(buyer)).containsEntry(wallet + "/USDT", "800/200/0");
 
             // Who starts late, and by how much: the cancels (the fill then usually wins) or the fill (the cancels usually win).
             boolean cancelsLate = (round / 2) % 2 == 0;
@@ -188,7 +249,7 @@ class OrderRaceTest {
                     cancels.add(pool.submit(() -> {
                         start.await();
                         if (cancelsLate) TimeUnit.MICROSECONDS.sleep(delayMicros);
-                        return buyerClient.post(CANCEL, "{\"orderId\":\"" + orderId + "\"}");
+                        return buyerClient.post(f.cancel(), f.cancelBody(symbol, orderId));
                     }));
                 }
                 fill = pool.submit(() -> {
@@ -199,34 +260,31 @@ class OrderRaceTest {
                     return byTicker ? ticker(admin, symbol, "99.5", "99.4") : seller.post(PLACE, order(symbol, "sell", "2", "100", "ioc", null));
                 });
                 start.countDown();
-                for (Future<Reply> f : cancels) f.get(60, TimeUnit.SECONDS);
+                for (Future<Reply> c : cancels) c.get(60, TimeUnit.SECONDS);
                 ok(fill.get(60, TimeUnit.SECONDS));
             } finally {
                 pool.shutdownNow();
             }
             Map<String, Integer> codes = new TreeMap<>();
-            for (Future<Reply> f : cancels) {
-                Reply r = f.get();
+            for (Future<Reply> c : cancels) {
+                Reply r = c.get();
                 codes.merge(r.code(), 1, Integer::sum);
                 if (r.code().equals("00000")) assertThat(r.data().get("orderId").asText()).isEqualTo(orderId);
             }
-            String at = "round " + round + " (" + (byTicker ? "ticker" : "taker") + ", " + (cancelsLate ? "cancels" : "fill") + " " + delayMicros
+            String at = f.name() + " round " + round + " (" + (byTicker ? "ticker" : "taker") + ", " + (cancelsLate ? "cancels" : "fill") + " " + delayMicros
                     + " us late, seed " + seed + "): cancels " + codes;
-            assertThat(codes.keySet()).as(at).isSubsetOf("00000", "25204");
-            JsonNode o = buyerClient.get(INFO + orderId).data();
-            String status = o.get("orderStatus").asText();
-            JsonNode fills = buyerClient.get("/api/v3/trade/fills?category=SPOT&orderId=" + orderId).data().get("list");
+            assertThat(codes.keySet()).as(at).isSubsetOf("00000", f.notFound());
+            String[] o = f.read(buyerClient, symbol, orderId);
+            String status = o[0];
             Map<String, String> buyerBalances = admin.balances(buyer), sellerBalances = admin.balances(sellerUid);
             if (status.equals("filled")) {
                 filled++;
                 // Filled first: every cancel found no working order.
-                assertThat(codes).as(at).containsExactly(Map.entry("25204", 64));
-                assertThat(o.get("cumExecQty").asText()).isEqualTo("2");
-                assertThat(fills).as(at).hasSize(1);
-                assertThat(fills.get(0).get("execQty").asText()).isEqualTo("2");
-                assertThat(fills.get(0).get("execPrice").asText()).isEqualTo("100");
+                assertThat(codes).as(at).containsExactly(Map.entry(f.notFound(), 64));
+                assertThat(o[1]).isEqualTo("2");
+                assertThat(o[2]).as(at + ": its one fill").isEqualTo("2@100");
                 // The buyer paid 200 from the freeze and got 2 less the maker fee 0.002.
-                assertThat(buyerBalances).as(at).containsEntry("unified/USDT", "800/0/0").containsEntry("unified/" + base, "1.998/0/0").hasSize(2);
+                assertThat(buyerBalances).as(at).containsEntry(wallet + "/USDT", "800/0/0").containsEntry(wallet + "/" + base, "1.998/0/0").hasSize(2);
                 // The taker seller got 200 less the taker fee 0.2; the ticker round leaves the seller's 2 untouched.
                 if (byTicker) assertThat(sellerBalances).as(at).containsExactly(Map.entry("unified/" + base, "2/0/0"));
                 else assertThat(sellerBalances).as(at).containsExactly(Map.entry("unified/USDT", "199.8/0/0"));
@@ -234,17 +292,17 @@ class OrderRaceTest {
                 cancelled++;
                 assertThat(status).as(at).isEqualTo("cancelled");
                 // Cancelled first: one cancel succeeded, the other 63 found no working order; nothing filled.
-                assertThat(codes).as(at).containsExactly(Map.entry("00000", 1), Map.entry("25204", 63));
-                assertThat(o.get("cumExecQty").asText()).isEqualTo("0");
-                assertThat(fills).as(at).isEmpty();
+                assertThat(codes).as(at).containsExactly(Map.entry("00000", 1), Map.entry(f.notFound(), 63));
+                assertThat(o[1]).isEqualTo("0");
+                assertThat(o[2]).as(at).isEmpty();
                 // The freeze released once: 1000 again, nothing frozen. The seller's IOC found nothing and was cancelled.
-                assertThat(buyerBalances).as(at).containsExactly(Map.entry("unified/USDT", "1000/0/0"));
+                assertThat(buyerBalances).as(at).containsExactly(Map.entry(wallet + "/USDT", "1000/0/0"));
                 assertThat(sellerBalances).as(at).containsExactly(Map.entry("unified/" + base, "2/0/0"));
             }
             admin.assertConserved();
         }
         assertThat(filled + cancelled).isEqualTo(2 * ROUNDS);
-        Proof.print("order races " + kind + ": 64 cancels vs a fill of one resting order, " + 2 * ROUNDS + " rounds (ticker sweep, taker): "
-                + filled + " filled (every cancel 25204), " + cancelled + " cancelled (exactly one cancel ok, no fill), balances as computed, conserved (seed " + seed + ")");
+        Proof.print("order races " + kind + " (" + f.name() + "): 64 cancels vs a fill of one resting order, " + 2 * ROUNDS + " rounds (ticker sweep, taker): "
+                + filled + " filled (every cancel " + f.notFound() + "), " + cancelled + " cancelled (exactly one cancel ok, no fill), balances as computed, conserved (seed " + seed + ")");
     }
 }
