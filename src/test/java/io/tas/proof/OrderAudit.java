@@ -202,7 +202,10 @@ public final class OrderAudit {
     }
 
     private static BigDecimal[] balance(Connection c, long uid, String coin) {
-        try (PreparedStatement s = c.prepareStatement("select available, frozen from balance where uid = ? and account_type = 'unified' and coin = ?")) {
+        // A unified account's coins are in its unified rows, a classic one's spot coins in its spot rows (D171); the
+        // audited accounts hold each coin in one of them, so the two are summed.
+        try (PreparedStatement s = c.prepareStatement("select coalesce(sum(available), 0), coalesce(sum(frozen), 0) from balance"
+                + " where uid = ? and account_type in ('unified', 'spot') and coin = ?")) {
             s.setLong(1, uid);
             s.setString(2, coin);
             try (ResultSet r = s.executeQuery()) {

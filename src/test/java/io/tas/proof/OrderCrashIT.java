@@ -33,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Issue 25: the built service (target/tas.jar) is killed with SIGKILL while it matches: four accounts (two only buy,
- * two only sell) place crossing limit orders on one symbol and cancel some, while a ticker sweep moves the ticker's
+ * two only sell; issue 26: one buyer and one seller classic, trading through the v2 spot rows on the same book) place
+ * crossing limit orders on one symbol and cancel some, while a ticker sweep moves the ticker's
  * levels across the resting orders every few milliseconds. The service restarts on the same database (an H2 file,
  * PostgreSQL), its ledger check must hold, and {@link OrderAudit} reads the tables: every order acknowledged before
  * the kill is there, every order's fills sum to its cumExecQty (no fill lost, none half there: a maker fill without
@@ -76,10 +77,18 @@ class OrderCrashIT {
                 List<Long> uids = new ArrayList<>();
                 for (int i = 0; i < 4; i++) {
                     boolean buyer = i % 2 == 0;
-                    String funded = buyer ? "USDT" : coin, amount = buyer ? "1000000" : "10000";
-                    keys.add(admin.fundedAccount("order-crash-" + seed + "-" + cycle + "-" + i, funded, amount));
-                    uids.add(admin.lastUid);
-                    initial.put(admin.lastUid, Map.of(funded, new BigDecimal(amount)));
+                    String funded = buyer ? "USDT" : coin, amount = buyer ? "1000000" : "10000", name = "order-crash-" + seed + "-" + cycle + "-" + i;
+                    if (classic(i)) {
+                        long uid = admin.createAccount("{\"username\":\"" + name + "\",\"accountMode\":\"CLASSIC\"}");
+                        String key = admin.createKey(uid, "Crash1", "read-and-write", "[]");
+                        admin.deposit(uid, "spot", funded, amount);
+                        keys.add(new Credentials(key, admin.lastSecret, "Crash1"));
+                        uids.add(uid);
+                    } else {
+                        keys.add(admin.fundedAccount(name, funded, amount));
+                        uids.add(admin.lastUid);
+                    }
+                    initial.put(uids.getLast(), Map.of(funded, new BigDecimal(amount)));
                 }
 
                 // The load: one client per account, and the ticker sweep; each stops at its first failure to connect.
@@ -92,7 +101,8 @@ class OrderCrashIT {
                     long uid = uids.get(i);
                     boolean buyer = i % 2 == 0;
                     Random r = new Random(random.nextLong());
-                    threads.add(Thread.ofPlatform().start(() -> trade(c, uid, buyer, symbol, r, acked, unexpected, killed)));
+                    boolean classic = classic(i);
+                    threads.add(Thread.ofPlatform().start(() -> trade(c, uid, buyer, classic, symbol, r, acked, unexpected, killed)));
                 }
                 Random tickerRandom = new Random(random.nextLong());
                 threads.add(Thread.ofPlatform().start(() -> {
@@ -144,10 +154,10 @@ class OrderCrashIT {
             for (Process p : processes) p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             if (db != null) db.close();
         }
-        // Every placement of the load is affordable and every cancel finds its order or answers 25204 (it filled).
+        // Every placement of the load is affordable and every cancel finds its order or answers 25204/43001 (it filled).
         assertThat(refusals).as("replies other than success before the kills").isEmpty();
-        Proof.print("order crash " + kind + ": cycles=" + CYCLES + " SIGKILLs during matching (4 accounts placing crossing limit orders and "
-                + "cancelling, a ticker sweep every 5-25 ms): " + acknowledged + " acknowledged orders, " + orders + " stored, " + fills + " fills ("
+        Proof.print("order crash " + kind + ": cycles=" + CYCLES + " SIGKILLs during matching (4 accounts, 2 of them classic on the v2 rows, "
+                + "placing crossing limit orders and cancelling, a ticker sweep every 5-25 ms): " + acknowledged + " acknowledged orders, " + orders + " stored, " + fills + " fills ("
                 + pairs + " maker/taker pairs), 0 lost, 0 half-matched, fills = cumExecQty, frozen = working orders, balances = the fills, "
                 + "conserved (seed " + seed + "; " + (System.nanoTime() - started) / 1_000_000 + " ms)");
     }
@@ -159,24 +169,34 @@ class OrderCrashIT {
         }
     }
 
-    /** One account's client: limit orders from 99.85 to 100.15 and cancels of its own, until the server is gone. */
-    private static void trade(ApiClient c, long uid, boolean buyer, String symbol, Random r, Map<Long, Long> acked, List<String> unexpected,
-                              AtomicBoolean killed) {
+    /** Accounts 2 and 3 (a buyer and a seller) are classic: they trade through the v2 spot rows (issue 26). */
+    private static boolean classic(int account) { return account >= 2; }
+
+    /**
+     * One account's client: limit orders from 99.85 to 100.15 and cancels of its own, until the server is gone; a classic
+     * account's through the v2 rows (size, force; the symbol on the cancel; 43001 for an order no longer working).
+     */
+    private static void trade(ApiClient c, long uid, boolean buyer, boolean classic, String symbol, Random r, Map<Long, Long> acked,
+                              List<String> unexpected, AtomicBoolean killed) {
         List<String> mine = new ArrayList<>();
         try {
             while (true) {
                 if (!mine.isEmpty() && r.nextInt(6) == 0) {
                     String id = mine.remove(r.nextInt(mine.size()));
-                    Reply x = c.post("/api/v3/trade/cancel-order", "{\"orderId\":\"" + id + "\"}");
-                    if (!x.code().equals("00000") && !x.code().equals("25204") && !killed.get()) unexpected.add("cancel: " + x.raw());
+                    Reply x = classic ? c.post("/api/v2/spot/trade/cancel-order", "{\"symbol\":\"" + symbol + "\",\"orderId\":\"" + id + "\"}")
+                            : c.post("/api/v3/trade/cancel-order", "{\"orderId\":\"" + id + "\"}");
+                    if (!x.code().equals("00000") && !x.code().equals(classic ? "43001" : "25204") && !killed.get()) unexpected.add("cancel: " + x.raw());
                     continue;
                 }
                 String price = new BigDecimal(9985 + r.nextInt(31)).movePointLeft(2).toPlainString();
                 String qty = new BigDecimal(1 + r.nextInt(20)).movePointLeft(1).toPlainString();
                 String tif = r.nextInt(7) == 0 ? "ioc" : "gtc";
-                Reply x = c.post("/api/v3/trade/place-order", "{\"category\":\"SPOT\",\"symbol\":\"" + symbol + "\",\"side\":\""
-                        + (buyer ? "buy" : "sell") + "\",\"orderType\":\"limit\",\"qty\":\"" + qty + "\",\"price\":\"" + price
-                        + "\",\"timeInForce\":\"" + tif + "\"}");
+                String side = buyer ? "buy" : "sell";
+                Reply x = classic
+                        ? c.post("/api/v2/spot/trade/place-order", "{\"symbol\":\"" + symbol + "\",\"side\":\"" + side
+                                + "\",\"orderType\":\"limit\",\"size\":\"" + qty + "\",\"price\":\"" + price + "\",\"force\":\"" + tif + "\"}")
+                        : c.post("/api/v3/trade/place-order", "{\"category\":\"SPOT\",\"symbol\":\"" + symbol + "\",\"side\":\"" + side
+                                + "\",\"orderType\":\"limit\",\"qty\":\"" + qty + "\",\"price\":\"" + price + "\",\"timeInForce\":\"" + tif + "\"}");
                 if (x.code().equals("00000")) {
                     acked.put(Long.parseLong(x.data().get("orderId").asText()), uid);
                     if (tif.equals("gtc")) mine.add(x.data().get("orderId").asText());
