@@ -12,6 +12,9 @@ import io.tas.http.Endpoint;
 import io.tas.http.Json;
 import io.tas.http.Params;
 import io.tas.http.Routes;
+import io.tas.trade.TradeRoutes.BatchView;
+import io.tas.trade.TradeRoutes.FailureLine;
+import io.tas.trade.TradeRoutes.ResultView;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -19,6 +22,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Supplier;
+
+import static io.tas.trade.TradeRoutes.result;
 
 /**
  * The classic (v2) futures order rows (issue 26; order-entry-wire.md, "USDT
@@ -62,12 +67,6 @@ public final class MixV2Routes implements Routes.Feature {
         routes.bind(Endpoint.MIX_ORDERS_HISTORY, r -> list(r, false));
     }
 
-    public record ResultView(String orderId, String clientOid) {}
-
-    public record FailureLine(String orderId, String clientOid, String errorMsg, String errorCode) {}
-
-    public record BatchView(List<ResultView> successList, List<FailureLine> failureList) {}
-
     /** close-positions lines carry the symbol (contract/trade/Flash-Close-Position). */
     public record CloseOk(String orderId, String clientOid, String symbol) {}
 
@@ -83,8 +82,6 @@ public final class MixV2Routes implements Routes.Feature {
                           String tradeScope, String cTime) {}
 
     public record FillsView(List<FillRow> fillList, String endId) {}
-
-    private static ResultView result(TradingService.Result r) { return new ResultView(Long.toString(r.orderId()), r.clientOid()); }
 
     /**
      * place-order: {symbol, productType, marginMode, marginCoin, size, price, side, tradeSide, orderType, force,

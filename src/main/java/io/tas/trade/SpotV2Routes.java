@@ -10,6 +10,9 @@ import io.tas.http.Endpoint;
 import io.tas.http.Json;
 import io.tas.http.Params;
 import io.tas.http.Routes;
+import io.tas.trade.TradeRoutes.BatchView;
+import io.tas.trade.TradeRoutes.FailureLine;
+import io.tas.trade.TradeRoutes.ResultView;
 import io.tas.ledger.Ledger;
 import io.tas.ledger.LedgerTypes.AccountType;
 import io.tas.ledger.LedgerTypes.Balance;
@@ -19,6 +22,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.function.Supplier;
+
+import static io.tas.trade.TradeRoutes.result;
 
 /**
  * The classic (v2) spot order rows and spot balances (issue 26; order-entry-wire.md, "Classic account (v2)"), on the
@@ -54,21 +59,12 @@ public final class SpotV2Routes implements Routes.Feature {
         routes.bind(Endpoint.SPOT_ASSETS, this::assets);
     }
 
-    public record ResultView(String orderId, String clientOid) {}
-
-    public record FailureLine(String orderId, String clientOid, String errorMsg, String errorCode) {}
-
-    /** batch-orders and batch-cancel-order: partial success, each line in one list (spot/trade/Batch-Place-Orders). */
-    public record BatchView(List<ResultView> successList, List<FailureLine> failureList) {}
-
     public record SymbolView(String symbol) {}
 
     /** cancel-replace-order: the new order, and whether the replacement happened (spot/trade/Cancel-Replace-Order). */
     public record ReplaceView(String orderId, String clientOid, String success, String msg) {}
 
     public record AssetView(String coin, String available, String frozen, String locked, String limitAvailable, String uTime) {}
-
-    private static ResultView result(TradingService.Result r) { return new ResultView(Long.toString(r.orderId()), r.clientOid()); }
 
     /**
      * place-order: {symbol, side, orderType, force, price, size, clientOid}; force gtc, post_only, fok or ioc in any case

@@ -58,8 +58,14 @@ public final class TradeRoutes implements Routes.Feature {
         routes.bind(Endpoint.CANCEL_STRATEGY_ORDER, r -> result(tpsl.cancel(r.uid(), r.params().id("orderId"), r.params().get("clientOid"))));
     }
 
-    /** place/cancel/modify answer (strings). */
+    /** place/cancel/modify answer (strings), v3 and v2 alike. */
     public record ResultView(String orderId, String clientOid) {}
+
+    /** A v2 batch line that failed (spot/trade/Batch-Place-Orders, contract/trade/Batch-Cancel-Orders). */
+    public record FailureLine(String orderId, String clientOid, String errorMsg, String errorCode) {}
+
+    /** A v2 batch answer: partial success, each line in one list. */
+    public record BatchView(List<ResultView> successList, List<FailureLine> failureList) {}
 
     /** A batch line: the result, or its code and message when that order failed (partial success, order-entry-wire.md). */
     public record BatchLine(String orderId, String clientOid, String code, String msg) {}
@@ -71,7 +77,7 @@ public final class TradeRoutes implements Routes.Feature {
     /** order-entry-wire.md: {"a":[[p,q]…],"b":[[p,q]…],"ts":"ms"}, strings (ccxt takes both). */
     public record BookView(List<List<String>> a, List<List<String>> b, String ts) {}
 
-    private static ResultView result(TradingService.Result r) { return new ResultView(Long.toString(r.orderId()), r.clientOid()); }
+    static ResultView result(TradingService.Result r) { return new ResultView(Long.toString(r.orderId()), r.clientOid()); }
 
     private TradingService.Place place(long uid, Params p) {
         p.require("category", "symbol", "qty", "side", "orderType");
