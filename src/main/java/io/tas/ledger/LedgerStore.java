@@ -1,9 +1,10 @@
 package io.tas.ledger;
 
 import io.tas.ledger.LedgerTypes.*;
+import io.tas.store.PgCopy;
 import org.jooq.DSLContext;
-import org.jooq.TableRecord;
 import org.jooq.SQLDialect;
+import org.jooq.TableRecord;
 import org.jooq.exception.IntegrityConstraintViolationException;
 
 import java.math.BigDecimal;
@@ -162,25 +163,16 @@ final class LedgerStore {
 
     /**
      * Writes what a batch of ledger transactions did: each table's rows as one prepared statement executed
-     * as a JDBC batch (one round trip on PostgreSQL, parsed and planned once per connection), each changed
-     * balance row once with its final value, then the callers' own records.
+     * as a JDBC batch (one round trip on PostgreSQL, parsed and planned once per connection), or from 256 rows on
+     * PostgreSQL as one COPY (D177), each changed balance row once with its final value, then the callers' own records.
      */
     void write(DSLContext dsl, List<Ledger.Staged> staged, List<Balance> after) {
         if (staged.isEmpty()) return;
-        var txs = dsl.batch(dsl.insertInto(LEDGER_TX, LEDGER_TX.ID, LEDGER_TX.KIND, LEDGER_TX.REF, LEDGER_TX.UID, LEDGER_TX.CREATED_TIME)
-                .values((Long) null, null, null, null, null));
-        staged.forEach(s -> txs.bind(s.txId(), s.kind(), s.ref(), s.uid(), s.time()));
-        txs.execute();
-        var journal = dsl.batch(dsl.insertInto(JOURNAL, JOURNAL.ID, JOURNAL.TX_ID, JOURNAL.UID, JOURNAL.ACCOUNT_TYPE, JOURNAL.FIELD, JOURNAL.COIN, JOURNAL.AMOUNT)
-                .values((Long) null, null, null, null, null, null, null));
-        int rows = 0;
-        for (Ledger.Staged s : staged) {
-            for (JournalRow r : s.journal()) {
-                journal.bind(r.id(), r.txId(), r.uid(), r.account(), r.field(), r.coin(), r.amount());
-                rows++;
-            }
-        }
-        if (rows > 0) journal.execute();
+        PgCopy.insert(dsl, LEDGER_TX, List.of(LEDGER_TX.ID, LEDGER_TX.KIND, LEDGER_TX.REF, LEDGER_TX.UID, LEDGER_TX.CREATED_TIME),
+                staged.stream().map(s -> new Object[]{s.txId(), s.kind(), s.ref(), s.uid(), s.time()}).toList());
+        PgCopy.insert(dsl, JOURNAL, List.of(JOURNAL.ID, JOURNAL.TX_ID, JOURNAL.UID, JOURNAL.ACCOUNT_TYPE, JOURNAL.FIELD, JOURNAL.COIN, JOURNAL.AMOUNT),
+                staged.stream().flatMap(s -> s.journal().stream())
+                        .map(r -> new Object[]{r.id(), r.txId(), r.uid(), r.account(), r.field(), r.coin(), r.amount()}).toList());
         if (!after.isEmpty()) {
             var balances = dsl.batch(dsl.update(BALANCE)
                     .set(BALANCE.AVAILABLE, (BigDecimal) null).set(BALANCE.FROZEN, (BigDecimal) null).set(BALANCE.DEBT, (BigDecimal) null)
@@ -224,12 +216,19 @@ final class LedgerStore {
                 .fetch(r -> r.get(0) + "/" + r.get(1) + "/" + r.get(2) + " " + r.get(3) + ": balance - journal = " + r.get(4));
     }
 
-    /** Ledger transactions whose journal rows do not sum to zero per coin (empty when double entry holds). */
+    /**
+     * Ledger transactions whose journal rows do not sum to zero per coin, and journal rows of a transaction that was never
+     * written (the foreign key's job until D178): empty when double entry holds.
+     */
     List<String> unbalancedTransactions(DSLContext dsl) {
-        return dsl.select(JOURNAL.TX_ID, JOURNAL.COIN, sum(JOURNAL.AMOUNT))
+        List<String> out = new ArrayList<>(dsl.select(JOURNAL.TX_ID, JOURNAL.COIN, sum(JOURNAL.AMOUNT))
                 .from(JOURNAL).groupBy(JOURNAL.TX_ID, JOURNAL.COIN)
                 .having(sum(JOURNAL.AMOUNT).ne(BigDecimal.ZERO))
-                .fetch(r -> "tx " + r.value1() + " " + r.value2() + " sums to " + r.value3());
+                .fetch(r -> "tx " + r.value1() + " " + r.value2() + " sums to " + r.value3()));
+        out.addAll(dsl.selectDistinct(JOURNAL.TX_ID).from(JOURNAL)
+                .whereNotExists(selectOne().from(LEDGER_TX).where(LEDGER_TX.ID.eq(JOURNAL.TX_ID)))
+                .fetch(r -> "tx " + r.value1() + " has journal rows but no ledger transaction"));
+        return out;
     }
     /** Rows with a negative available or frozen amount (never allowed). */
     List<String> negativeBalances(DSLContext dsl) {

@@ -23,10 +23,7 @@ final class MarketDataStore {
     /** Many trades in one JDBC batch: execId, category, symbol, price, size, side, ts per row. */
     void insertTrades(DSLContext dsl, List<Object[]> rows) {
         var t = MARKET_TRADE;
-        var batch = dsl.batch(dsl.insertInto(t, t.EXEC_ID, t.CATEGORY, t.SYMBOL, t.PRICE, t.SIZE, t.SIDE, t.TS)
-                .values((Long) null, null, null, null, null, null, null));
-        rows.forEach(batch::bind);
-        batch.execute();
+        io.tas.store.PgCopy.insert(dsl, t, List.of(t.EXEC_ID, t.CATEGORY, t.SYMBOL, t.PRICE, t.SIZE, t.SIDE, t.TS), rows);
     }
 
     /**

@@ -20,9 +20,6 @@ final class SpotStore {
             "size", "amount", "trade_scope", "deduction", "fee_coin", "total_deduction_fee", "total_fee", "c_time", "u_time", "category",
             "exec_pnl", "wire_json");
 
-    /** D170: below this many fills a batched INSERT is cheaper on PostgreSQL than a COPY. */
-    static final int COPY_FROM_ROWS = 256;
-
     /**
      * Every fill is stored here, with its wire JSON (D75). PostgreSQL, a large batch: one COPY (PgCopy, the 1M-fill
      * ingest); otherwise one prepared statement executed as a JDBC batch (D170: a COPY's fixed cost outweighs a small
@@ -30,7 +27,7 @@ final class SpotStore {
      */
     void insertFills(DSLContext dsl, List<SpotFill> fills) {
         if (fills.isEmpty()) return;
-        if (dsl.dialect() == SQLDialect.POSTGRES && fills.size() >= COPY_FROM_ROWS) {
+        if (dsl.dialect() == SQLDialect.POSTGRES && fills.size() >= PgCopy.FROM_ROWS) {
             PgCopy.copyIn(dsl, "spot_fill", FILL_COLUMNS, fills, (c, f) -> c.value(f.uid()).value(f.tradeId()).value(f.orderId())
                     .value(f.symbol()).value(f.orderType()).value(f.side()).value(f.priceAvg()).value(f.size()).value(f.amount())
                     .value(f.tradeScope()).value(f.deduction()).value(f.feeCoin()).value(f.totalDeductionFee()).value(f.totalFee())

@@ -1,9 +1,11 @@
 package io.tas.trade;
 
 import io.tas.account.AccountEnums.Category;
+import io.tas.store.PgCopy;
 import io.tas.store.generated.tables.records.TradeOrderRecord;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
+import org.jooq.SQLDialect;
 import org.jooq.impl.DSL;
 
 import java.math.BigDecimal;
@@ -23,6 +25,8 @@ final class OrderStore {
      * the column's statistics and take the book index.
      */
     private static final Condition IS_WORKING = TRADE_ORDER.STATUS.in(WORKING.stream().map(DSL::inline).toList());
+    /** The book: working limit orders, with literals (not binds) so PostgreSQL matches its partial indexes (D177, V21). */
+    private static final Condition RESTING = IS_WORKING.and(TRADE_ORDER.ORDER_TYPE.eq(DSL.inline("limit")));
 
     /**
      * Takes the symbol's book lock for the rest of the transaction (D154): every change to a symbol's orders holds it, on
@@ -39,6 +43,10 @@ final class OrderStore {
     void write(DSLContext dsl, List<TradeOrder> inserts, List<TradeOrder> updates) {
         if (!inserts.isEmpty()) dsl.batchInsert(inserts.stream().map(o -> record(dsl, o)).toList()).execute();
         if (updates.isEmpty()) return;
+        if (dsl.dialect() == SQLDialect.POSTGRES && updates.size() >= PgCopy.FROM_ROWS) {
+            updateFromArrays(dsl, updates);
+            return;
+        }
         var batch = dsl.batch(dsl.update(TRADE_ORDER)
                 .set(TRADE_ORDER.PRICE, (BigDecimal) null).set(TRADE_ORDER.QTY, (BigDecimal) null).set(TRADE_ORDER.FROZEN, (BigDecimal) null)
                 .set(TRADE_ORDER.CUM_EXEC_QTY, (BigDecimal) null).set(TRADE_ORDER.CUM_EXEC_VALUE, (BigDecimal) null)
@@ -50,6 +58,31 @@ final class OrderStore {
                     o.uTime(), o.orderId());
         }
         batch.execute();
+    }
+
+    /**
+     * D177: a sweep page's thousand order updates as one statement on PostgreSQL, the new values sent as arrays and
+     * joined by order_id (a JDBC batch executes them one by one).
+     */
+    private static void updateFromArrays(DSLContext dsl, List<TradeOrder> updates) {
+        String sql = "update trade_order t set price = u.price, qty = u.qty, frozen = u.frozen, cum_exec_qty = u.cum_exec_qty,"
+                + " cum_exec_value = u.cum_exec_value, fee = u.fee, fee_coin = u.fee_coin, status = u.status, cancel_reason = u.cancel_reason,"
+                + " u_time = u.u_time from unnest(?::numeric[], ?::numeric[], ?::numeric[], ?::numeric[], ?::numeric[], ?::numeric[],"
+                + " ?::text[], ?::text[], ?::text[], ?::bigint[], ?::bigint[]) as u(price, qty, frozen, cum_exec_qty, cum_exec_value, fee,"
+                + " fee_coin, status, cancel_reason, u_time, order_id) where t.order_id = u.order_id";
+        List<java.util.function.Function<TradeOrder, Object>> columns = List.of(TradeOrder::price, TradeOrder::qty, TradeOrder::frozen,
+                TradeOrder::cumExecQty, TradeOrder::cumExecValue, TradeOrder::fee, TradeOrder::feeCoin, TradeOrder::status,
+                TradeOrder::cancelReason, TradeOrder::uTime, TradeOrder::orderId);
+        List<String> types = List.of("numeric", "numeric", "numeric", "numeric", "numeric", "numeric", "text", "text", "text", "bigint", "bigint");
+        dsl.connection(c -> {
+            try (var ps = c.prepareStatement(sql)) {
+                for (int i = 0; i < columns.size(); i++) {
+                    var column = columns.get(i);
+                    ps.setArray(i + 1, c.createArrayOf(types.get(i), updates.stream().map(column).toArray()));
+                }
+                ps.executeUpdate();
+            }
+        });
     }
 
     /** Orders by id, as the caller's transaction sees them (a sweep's page, read again under the book lock). */
@@ -72,8 +105,8 @@ final class OrderStore {
      * (price-time priority); limitPrice null = any price (a market order). At most `limit` rows.
      */
     List<TradeOrder> crossing(DSLContext dsl, Category category, String symbol, boolean takerBuys, BigDecimal limitPrice, int limit) {
-        Condition c = TRADE_ORDER.CATEGORY.eq(category.wire()).and(TRADE_ORDER.SYMBOL.eq(symbol)).and(IS_WORKING)
-                .and(TRADE_ORDER.SIDE.eq(takerBuys ? "sell" : "buy")).and(TRADE_ORDER.ORDER_TYPE.eq("limit"));
+        Condition c = TRADE_ORDER.CATEGORY.eq(category.wire()).and(TRADE_ORDER.SYMBOL.eq(symbol)).and(RESTING)
+                .and(TRADE_ORDER.SIDE.eq(takerBuys ? "sell" : "buy"));
         if (limitPrice != null) c = c.and(takerBuys ? TRADE_ORDER.PRICE.le(limitPrice) : TRADE_ORDER.PRICE.ge(limitPrice));
         return dsl.selectFrom(TRADE_ORDER).where(c)
                 .orderBy(takerBuys ? TRADE_ORDER.PRICE.asc() : TRADE_ORDER.PRICE.desc(), TRADE_ORDER.ORDER_ID.asc())
@@ -83,7 +116,7 @@ final class OrderStore {
     /**
      * Whether any working limit order crosses a taker (D168's test, once per fast-path order). Plain SQL, one column: the
      * same query as {@link #crossing} without rendering jOOQ's full-row select per order (D170: a fifth of the taker's
-     * server CPU). The trade_order_book index answers it.
+     * server CPU). The resting-order index answers it (D177); its literals are RESTING's.
      */
     boolean anyCrossing(DSLContext dsl, Category category, String symbol, boolean takerBuys, BigDecimal limitPrice) {
         String sql = "select 1 from trade_order where category = ? and symbol = ? and status in ('" + String.join("', '", WORKING)
@@ -105,8 +138,8 @@ final class OrderStore {
         Condition buys = ask == null ? DSL.falseCondition() : TRADE_ORDER.SIDE.eq("buy").and(TRADE_ORDER.PRICE.ge(ask));
         Condition sells = bid == null ? DSL.falseCondition() : TRADE_ORDER.SIDE.eq("sell").and(TRADE_ORDER.PRICE.le(bid));
         return dsl.selectFrom(TRADE_ORDER)
-                .where(TRADE_ORDER.CATEGORY.eq(category.wire()), TRADE_ORDER.SYMBOL.eq(symbol), IS_WORKING,
-                        TRADE_ORDER.ORDER_TYPE.eq("limit"), TRADE_ORDER.ORDER_ID.gt(afterId), buys.or(sells))
+                .where(TRADE_ORDER.CATEGORY.eq(category.wire()), TRADE_ORDER.SYMBOL.eq(symbol), RESTING,
+                        TRADE_ORDER.ORDER_ID.gt(afterId), buys.or(sells))
                 .orderBy(TRADE_ORDER.ORDER_ID).limit(limit).fetch(OrderStore::toOrder);
     }
 
@@ -114,8 +147,8 @@ final class OrderStore {
     List<BigDecimal[]> levels(DSLContext dsl, Category category, String symbol, boolean bids, int depth) {
         var left = DSL.sum(TRADE_ORDER.QTY.minus(TRADE_ORDER.CUM_EXEC_QTY));
         return dsl.select(TRADE_ORDER.PRICE, left).from(TRADE_ORDER)
-                .where(TRADE_ORDER.CATEGORY.eq(category.wire()), TRADE_ORDER.SYMBOL.eq(symbol), IS_WORKING,
-                        TRADE_ORDER.ORDER_TYPE.eq("limit"), TRADE_ORDER.SIDE.eq(bids ? "buy" : "sell"))
+                .where(TRADE_ORDER.CATEGORY.eq(category.wire()), TRADE_ORDER.SYMBOL.eq(symbol), RESTING,
+                        TRADE_ORDER.SIDE.eq(bids ? "buy" : "sell"))
                 .groupBy(TRADE_ORDER.PRICE).orderBy(bids ? TRADE_ORDER.PRICE.desc() : TRADE_ORDER.PRICE.asc()).limit(depth)
                 .fetch(r -> new BigDecimal[]{r.value1(), r.value2()});
     }

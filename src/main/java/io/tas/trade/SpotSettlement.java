@@ -42,12 +42,19 @@ public final class SpotSettlement {
         // What this fill used of the freeze: a limit buy froze its price x qty, a market buy its quote budget, a sell its size.
         BigDecimal used = o.isBuy() ? (o.isMarket() ? amount : o.price().multiply(size)) : size;
         BigDecimal release = used.min(o.frozen());
-        BalanceKey frozenKey = o.isBuy() ? quote : base;
-        if (release.signum() > 0) {
-            moves.add(move(frozenKey, Field.frozen, release.negate(), Counter.order));
-            moves.add(move(frozenKey, Field.available, release, Counter.order));
+        BalanceKey paid = o.isBuy() ? quote : base;
+        BigDecimal spent = o.isBuy() ? amount : size;
+        // D177: the fill is paid from the freeze itself, not released to available and taken back (four journal rows
+        // fewer per resting fill); only what the freeze held beyond the fill (a buy below its limit) goes back, and what
+        // the freeze lacks (an order that froze nothing) comes from available. The balances end as before.
+        BigDecimal fromFrozen = release.min(spent);
+        BigDecimal back = release.subtract(fromFrozen);
+        if (fromFrozen.signum() > 0) moves.add(move(paid, Field.frozen, fromFrozen.negate(), Counter.trade));
+        if (back.signum() > 0) {
+            moves.add(move(paid, Field.frozen, back.negate(), Counter.order));
+            moves.add(move(paid, Field.available, back, Counter.order));
         }
-        moves.add(move(o.isBuy() ? quote : base, Field.available, (o.isBuy() ? amount : size).negate(), Counter.trade));
+        if (spent.compareTo(fromFrozen) > 0) moves.add(move(paid, Field.available, fromFrozen.subtract(spent), Counter.trade));
         moves.add(move(o.isBuy() ? base : quote, Field.available, o.isBuy() ? size : amount, Counter.trade));
 
         Fee fee = fee(o.uid(), o.wallet(), inst, o.isBuy(), amount, size, terms, rows, moves);

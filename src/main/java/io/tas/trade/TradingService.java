@@ -616,45 +616,62 @@ public final class TradingService {
         long after = 0;
         while (true) {
             long cursor = after;
-            List<TradeOrder> page = db.read(dsl -> store.crossedBy(dsl, inst.category(), inst.symbol(), ask, bid, cursor, SWEEP_PAGE));
-            if (onlyOrder != null) page = page.stream().filter(o -> o.orderId() == onlyOrder).toList();
-            if (page.isEmpty()) break;
+            Page page;
             try {
-                List<TradeOrder> p = page;
-                filled += db.tx(tx -> fillCrossed(tx, inst, p, ask, bid));
+                page = db.tx(tx -> {
+                    // D177: the page is read under the book lock, in the transaction that fills it: nothing to read again.
+                    store.lockBook(tx.dsl(), inst.category(), inst.symbol());
+                    List<TradeOrder> crossed = crossedPage(tx.dsl(), inst, ask, bid, cursor, onlyOrder);
+                    return new Page(crossed, crossed.isEmpty() ? 0 : fillCrossed(tx, inst, crossed, clock.millis()));
+                });
             } catch (RuntimeException pageFailed) {
                 // One order that cannot fill does not hold back the others: one transaction each.
-                for (TradeOrder o : page) {
+                List<TradeOrder> orders = db.read(dsl -> crossedPage(dsl, inst, ask, bid, cursor, onlyOrder));
+                int n = 0;
+                for (TradeOrder o : orders) {
                     try {
-                        filled += db.tx(tx -> fillCrossed(tx, inst, List.of(o), ask, bid));
+                        n += db.tx(tx -> fillCrossed(tx, inst, lockedAndCrossed(tx, inst, o, ask, bid), clock.millis()));
                     } catch (RuntimeException e) {
                         LOG.warn("order {} on {} not filled at this ticker: {}", o.orderId(), o.symbol(),
                                 e instanceof ApiException a ? a.getMessage() : e.getClass().getSimpleName());
                     }
                 }
+                page = new Page(orders, n);
             }
-            if (onlyOrder != null || page.size() < SWEEP_PAGE) break;
-            after = page.getLast().orderId();
+            filled += page.filled();
+            if (onlyOrder != null || page.orders().size() < SWEEP_PAGE) break;
+            after = page.orders().getLast().orderId();
         }
         return filled;
     }
 
-    /**
-     * Settles a page of crossed orders in one transaction under the book lock: read again (a cancel or a taker may have
-     * come first), the accounts and their settings locked in two statements, the spot ones as one ledger change with
-     * their order updates, fills and trades staged with it; futures ones through the position service, one by one.
-     */
-    private int fillCrossed(Tx tx, Instrument inst, List<TradeOrder> page, BigDecimal ask, BigDecimal bid) {
-        var dsl = tx.dsl();
-        store.lockBook(dsl, inst.category(), inst.symbol());
-        List<TradeOrder> crossed = store.byIds(dsl, page.stream().map(TradeOrder::orderId).toList()).stream()
-                .filter(o -> o.isWorking() && (o.isBuy() ? ask != null && o.price().compareTo(ask) >= 0 : bid != null && o.price().compareTo(bid) <= 0))
+    /** A sweep page: the crossed orders it read and how many of them filled. */
+    private record Page(List<TradeOrder> orders, int filled) {}
+
+    private List<TradeOrder> crossedPage(org.jooq.DSLContext dsl, Instrument inst, BigDecimal ask, BigDecimal bid, long after, Long onlyOrder) {
+        List<TradeOrder> page = store.crossedBy(dsl, inst.category(), inst.symbol(), ask, bid, after, SWEEP_PAGE);
+        return onlyOrder == null ? page : page.stream().filter(o -> o.orderId() == onlyOrder).toList();
+    }
+
+    /** One order of a failed page, under the book lock: read again (a cancel or a taker may have come first); empty when gone. */
+    private List<TradeOrder> lockedAndCrossed(Tx tx, Instrument inst, TradeOrder o, BigDecimal ask, BigDecimal bid) {
+        store.lockBook(tx.dsl(), inst.category(), inst.symbol());
+        return store.byIds(tx.dsl(), List.of(o.orderId())).stream()
+                .filter(x -> x.isWorking() && (x.isBuy() ? ask != null && x.price().compareTo(ask) >= 0 : bid != null && x.price().compareTo(bid) <= 0))
                 .toList();
+    }
+
+    /**
+     * Settles crossed orders in the caller's transaction, which holds the book lock: the accounts and their settings
+     * locked in two statements, the spot ones as one ledger change with their order updates, fills and trades staged
+     * with it; futures ones through the position service, one by one.
+     */
+    private int fillCrossed(Tx tx, Instrument inst, List<TradeOrder> crossed, long now) {
         if (crossed.isEmpty()) return 0;
+        var dsl = tx.dsl();
         Set<Long> uids = new TreeSet<>();
         crossed.forEach(o -> uids.add(o.uid()));
         Map<Long, AccountSettings> settings = accounts.lockAllSettings(tx, uids);
-        long now = clock.millis();
         List<TradeOrder> spotOrders = crossed.stream().filter(o -> !o.isFutures()).toList();
         int n = spotOrders.isEmpty() ? 0 : fillSpotMakers(tx, inst, spotOrders, settings, now);
         List<SpotFill> fills = new ArrayList<>();
