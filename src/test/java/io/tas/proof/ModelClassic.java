@@ -16,39 +16,13 @@ import java.util.Locale;
  * family (D171 to D173), so it is translated into that row's body and judged by ModelOrders and ModelPositions with
  * `classic` set: refused to a unified account, a spot order settled on the account's spot balances. The batch rows are
  * sent with one line (SimClassicOps), so the line's outcome is the batch's. Futures market orders are ModelOrders'; the
- * futures limit orders the simulation places open far from the mark (half or one and a half of it, on the USDT
- * contracts), so they rest and never fill: the model keeps what they freeze (margin at the side's leverage and the taker
- * fee, D157) until a cancel, a cancel-all or a modify changes it.
+ * futures limit orders, which rest far from the mark, are ModelRestingFutures', as the v3 rows' are.
  */
 final class ModelClassic {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final RefModel m;
     private final ModelOrders orders;
     private final ModelPositions positions;
-    /** Working futures limit orders, in placement order. */
-    final List<FuturesOrder> futures = new ArrayList<>();
-
-    /** A resting futures limit order of the model: its leverage is the side's at placement. */
-    static final class FuturesOrder {
-        final SimWorld.Acct owner;
-        final String id, clientOid, category, symbol;
-        BigDecimal price, qty, frozen;
-        final BigDecimal leverage;
-
-        FuturesOrder(SimWorld.Acct owner, String id, String clientOid, String category, String symbol, BigDecimal price, BigDecimal qty,
-                     BigDecimal leverage, BigDecimal frozen) {
-            this.owner = owner;
-            this.id = id;
-            this.clientOid = clientOid;
-            this.category = category;
-            this.symbol = symbol;
-            this.price = price;
-            this.qty = qty;
-            this.leverage = leverage;
-            this.frozen = frozen;
-        }
-    }
-
     ModelClassic(RefModel m, ModelOrders orders, ModelPositions positions) {
         this.m = m;
         this.orders = orders;
@@ -107,62 +81,19 @@ final class ModelClassic {
             orders.placeFutures(a, futures(a, b), r, true);
             return;
         }
-        RefModel.Contract c = m.contracts.get(text(b, "symbol"));
-        String side = text(b, "side"), clientOid = text(b, "clientOid");
-        BigDecimal price = dec(b, "price"), qty = dec(b, "size");
-        boolean hedgeOpen = "open".equalsIgnoreCase(text(b, "tradeSide"));
-        RefModel.Verdict v;
-        BigDecimal leverage = null, frozen = null;
-        if (a.unified) v = RefModel.Verdict.refuse("the other family's row");
-        else if (c == null || c.inverse() || !c.category().equals(upper(b, "productType"))) v = RefModel.Verdict.refuse("not a USDT contract");
-        else if (!List.of("buy", "sell").contains(String.valueOf(side))) v = RefModel.Verdict.refuse("bad side");
-        else if (a.hedge && !hedgeOpen) v = RefModel.Verdict.refuse("hedge mode: only opens rest here");
-        else if (!a.hedge && "YES".equalsIgnoreCase(text(b, "reduceOnly"))) v = RefModel.Verdict.refuse("reduce-only: not modelled as resting");
-        else if (qty == null || qty.signum() <= 0 || qty.stripTrailingZeros().scale() > 4 || price == null || price.signum() <= 0
-                || price.stripTrailingZeros().scale() > 0) v = RefModel.Verdict.refuse("bad size or price");
-        else if (clientOid != null && futures.stream().anyMatch(o -> o.owner == a.acct && clientOid.equals(o.clientOid))) v = RefModel.Verdict.refuse("a used clientOid");
-        else {
-            leverage = a.config(c).leverage(side.equals("buy") ? "long" : "short");
-            frozen = freeze(price, qty, leverage);
-            v = a.unified("USDT").available.compareTo(frozen) < 0 ? RefModel.Verdict.refuse("insufficient margin (40762)") : RefModel.Verdict.accept("");
-        }
-        if (!m.settle("mix place-order " + b, v, r)) return;
-        ModelAccount.Bal held = a.unified("USDT");
-        held.available = held.available.subtract(frozen);
-        held.frozen = held.frozen.add(frozen);
-        futures.add(new FuturesOrder(a.acct, r.data().path("orderId").asText(), clientOid, c.category(), c.symbol(), price, qty, leverage, frozen));
-        m.changed.add(a.acct);
-        m.event("classic-futures-order-rests");
+        m.resting.place(a, true, "mix place-order " + b, new ModelRestingFutures.Place(upper(b, "productType"), text(b, "symbol"),
+                text(b, "side"), "open".equalsIgnoreCase(text(b, "tradeSide")), "YES".equalsIgnoreCase(text(b, "reduceOnly")),
+                text(b, "clientOid"), dec(b, "price"), dec(b, "size")), r);
     }
 
-    /** Margin at the order's leverage plus the taker fee, at its price (FuturesSettlement.freeze, linear contracts). */
-    private static BigDecimal freeze(BigDecimal price, BigDecimal qty, BigDecimal leverage) {
-        return ModelFormulas.ledger(ModelFormulas.initialMargin(false, qty, price, leverage))
-                .add(ModelFormulas.ledger(price.multiply(qty).multiply(ModelOrders.TAKER)).stripTrailingZeros()).stripTrailingZeros();
-    }
-
-    private FuturesOrder find(ModelAccount a, JsonNode b) {
-        String id = text(b, "orderId"), clientOid = text(b, "clientOid");
-        return futures.stream().filter(o -> o.owner == a.acct && (id != null ? o.id.equals(id) : clientOid != null && clientOid.equals(o.clientOid)))
-                .findFirst().orElse(null);
-    }
-
-    private void release(FuturesOrder o) {
-        ModelAccount.Bal held = m.accounts.get(o.owner).unified("USDT");
-        held.frozen = held.frozen.subtract(o.frozen);
-        held.available = held.available.add(o.frozen);
-        futures.remove(o);
-        m.changed.add(o.owner);
+    private ModelRestingFutures.Order find(ModelAccount a, JsonNode b) {
+        return m.resting.find(a, true, text(b, "orderId"), text(b, "clientOid"));
     }
 
     private void cancelFutures(ModelAccount a, JsonNode b, Reply r) {
-        FuturesOrder o = find(a, b);
-        RefModel.Verdict v = a.unified ? RefModel.Verdict.refuse("the other family's row")
-                : o == null || !o.symbol.equals(text(b, "symbol")) || !o.category.equals(upper(b, "productType"))
-                ? RefModel.Verdict.refuse("no such working order (40768)") : RefModel.Verdict.accept("");
-        if (!m.settle("mix cancel-order " + b, v, r)) return;
-        release(o);
-        m.event("classic-futures-order-cancelled");
+        ModelRestingFutures.Order o = find(a, b);
+        m.resting.cancel(a, true, "mix cancel-order " + b, o,
+                o != null && o.symbol.equals(text(b, "symbol")) && o.category.equals(upper(b, "productType")), r);
     }
 
     /** batch-cancel-orders: the listed order, or (no list) every working order of the symbol. */
@@ -179,41 +110,15 @@ final class ModelClassic {
         cancelMany(a, "mix cancel-all-orders " + b, r, o -> o.category.equals(upper(b, "productType")));
     }
 
-    private void cancelMany(ModelAccount a, String what, Reply r, java.util.function.Predicate<FuturesOrder> which) {
-        if (!m.settle(what, a.unified ? RefModel.Verdict.refuse("the other family's row") : RefModel.Verdict.accept(""), r)) return;
-        List<FuturesOrder> mine = futures.stream().filter(o -> o.owner == a.acct && which.test(o)).toList();
-        if (r.data().path("successList").size() != mine.size()) m.fail(what + " cancelled " + r.data().path("successList").size() + "; the model has " + mine.size());
-        mine.forEach(this::release);
+    private void cancelMany(ModelAccount a, String what, Reply r, java.util.function.Predicate<ModelRestingFutures.Order> which) {
+        m.resting.cancelAll(a, true, what, m.resting.of(a.acct, true).stream().filter(which).toList(), r.data().path("successList").size(), r);
     }
 
-    /** modify-order: a new price and/or size; the freeze is recomputed at the order's leverage (D157). */
+    /** modify-order: a new price and/or size (D157). */
     private void modifyFutures(ModelAccount a, JsonNode b, Reply r) {
-        FuturesOrder o = find(a, b);
-        BigDecimal price = dec(b, "newPrice"), qty = dec(b, "newSize");
-        RefModel.Verdict v;
-        BigDecimal frozen = null;
-        if (a.unified) v = RefModel.Verdict.refuse("the other family's row");
-        else if (o == null || !o.category.equals(upper(b, "productType"))) v = RefModel.Verdict.refuse("no such working order (40768)");
-        else if (price == null && qty == null) v = RefModel.Verdict.refuse("nothing to modify");
-        else {
-            BigDecimal p = price != null ? price : o.price, q = qty != null ? qty : o.qty;
-            if (p.compareTo(o.price) == 0 && q.compareTo(o.qty) == 0) v = RefModel.Verdict.refuse("unchanged (25571)");
-            else if (p.signum() <= 0 || q.signum() <= 0 || p.stripTrailingZeros().scale() > 0 || q.stripTrailingZeros().scale() > 4) v = RefModel.Verdict.refuse("bad size or price");
-            else {
-                frozen = freeze(p, q, o.leverage);
-                v = a.unified("USDT").available.compareTo(frozen.subtract(o.frozen)) < 0 ? RefModel.Verdict.refuse("insufficient margin") : RefModel.Verdict.accept("");
-            }
-        }
-        if (!m.settle("mix modify-order " + b, v, r)) return;
-        ModelAccount.Bal held = a.unified("USDT");
-        BigDecimal delta = frozen.subtract(o.frozen);
-        held.available = held.available.subtract(delta);
-        held.frozen = held.frozen.add(delta);
-        o.frozen = frozen;
-        if (price != null) o.price = price;
-        if (qty != null) o.qty = qty;
-        m.changed.add(a.acct);
-        m.event("classic-futures-order-modified");
+        ModelRestingFutures.Order o = find(a, b);
+        m.resting.modify(a, true, "mix modify-order " + b, o, o != null && o.category.equals(upper(b, "productType")),
+                dec(b, "newPrice"), dec(b, "newSize"), r);
     }
 
     private static JsonNode withProduct(JsonNode line, String productType) {

@@ -59,6 +59,7 @@ final class RefModel {
     final ModelPositions positions;
     final ModelReality reality;
     final ModelOrders orders;
+    final ModelRestingFutures resting;
     final ModelClassic classic;
     final ModelCheck check;
     private final SimModel sim;
@@ -72,6 +73,7 @@ final class RefModel {
         this.positions = new ModelPositions(this);
         this.reality = new ModelReality(this);
         this.orders = new ModelOrders(this);
+        this.resting = new ModelRestingFutures(this);
         this.classic = new ModelClassic(this, orders, positions);
         this.check = new ModelCheck(this);
         load(json(seed));
@@ -140,10 +142,10 @@ final class RefModel {
             case SET_HOLD_MODE -> { if (ok(r)) a.hedge = json(body).path("holdMode").asText().equals("hedge_mode"); }
             case PLACE_ORDER -> placeOrder(a, json(body), r);
             case PLACE_BATCH -> batch(a, json(body), r, line -> placeOrder(a, line.getKey(), line.getValue()));
-            case CANCEL_ORDER -> orders.cancel(a, json(body), r);
-            case CANCEL_BATCH -> batch(a, json(body), r, line -> orders.cancel(a, line.getKey(), line.getValue()));
+            case CANCEL_ORDER -> cancelOrder(a, json(body), r);
+            case CANCEL_BATCH -> batch(a, json(body), r, line -> cancelOrder(a, line.getKey(), line.getValue()));
             case CANCEL_SYMBOL_ORDER -> orders.cancelSymbol(a, json(body), r);
-            case MODIFY_ORDER -> orders.modify(a, json(body), r);
+            case MODIFY_ORDER -> modifyOrder(a, json(body), r);
             case CLOSE_POSITIONS -> orders.closePositions(a, json(body), r);
             case PLACE_STRATEGY_ORDER -> orders.placeTpsl(a, json(body), r);
             case CANCEL_STRATEGY_ORDER -> orders.cancelTpsl(a, json(body), r);
@@ -153,8 +155,38 @@ final class RefModel {
     }
 
     private void placeOrder(ModelAccount a, JsonNode b, Reply r) {
-        if (b.path("category").asText().endsWith("FUTURES")) orders.placeFutures(a, b, r);
-        else orders.placeSpot(a, b, r);
+        if (!b.path("category").asText().endsWith("FUTURES")) orders.placeSpot(a, b, r);
+        else if (!"limit".equalsIgnoreCase(b.path("orderType").asText())) orders.placeFutures(a, b, r);
+        else {
+            // A futures limit order (the simulation's rest far from the mark): hedge mode opens with buy + long, sell + short.
+            String side = b.path("side").asText(null), posSide = b.path("posSide").asText(null), reduceOnly = b.path("reduceOnly").asText("");
+            boolean opens = side != null && ("buy".equals(side) ? "long" : "short").equals(posSide);
+            resting.place(a, false, "place-order " + b, new ModelRestingFutures.Place(b.path("category").asText(), b.path("symbol").asText(null),
+                    side, opens, reduceOnly.equalsIgnoreCase("yes") || reduceOnly.equalsIgnoreCase("true"), b.path("clientOid").asText(null),
+                    decimal(b, "price"), decimal(b, "qty")), r);
+        }
+    }
+
+    /** cancel-order (a v3 row or batch line): a resting futures order the model has, else ModelOrders' spot ones. */
+    private void cancelOrder(ModelAccount a, JsonNode b, Reply r) {
+        ModelRestingFutures.Order o = resting.find(a, false, b.path("orderId").asText(null), b.path("clientOid").asText(null));
+        if (o == null) { orders.cancel(a, b, r); return; }
+        String symbol = b.path("symbol").asText(null);
+        resting.cancel(a, false, "cancel-order " + b, o, symbol == null || symbol.equalsIgnoreCase(o.symbol), r);
+    }
+
+    private void modifyOrder(ModelAccount a, JsonNode b, Reply r) {
+        ModelRestingFutures.Order o = resting.find(a, false, b.path("orderId").asText(null), b.path("clientOid").asText(null));
+        if (o == null) { orders.modify(a, b, r); return; }
+        resting.modify(a, false, "modify-order " + b, o, true, decimal(b, "price"), decimal(b, "qty"), r);
+    }
+
+    private static BigDecimal decimal(JsonNode b, String name) {
+        try {
+            return b.hasNonNull(name) ? new BigDecimal(b.get(name).asText()) : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     /**

@@ -43,22 +43,22 @@ final class SimClassicOps {
         m.put(Endpoint.MIX_PLACE_ORDER, a -> sim.api(a, Endpoint.MIX_PLACE_ORDER, sim.rnd.nextInt(3) == 0 ? restingOrder(false) : futuresOrder(false)));
         m.put(Endpoint.MIX_BATCH_PLACE_ORDER, a -> sim.api(a, Endpoint.MIX_BATCH_PLACE_ORDER, sim.rnd.nextInt(3) == 0 ? restingOrder(true) : futuresOrder(true)));
         m.put(Endpoint.MIX_CANCEL_ORDER, a -> {
-            ModelClassic.FuturesOrder o = resting(a);
+            ModelRestingFutures.Order o = resting(a);
             sim.api(a, Endpoint.MIX_CANCEL_ORDER, o == null ? contract(sim.pick(SimWorld.CONTRACTS)) + ",\"orderId\":\"" + (7 + sim.rnd.nextInt(5)) + "\"}"
                     : "{\"symbol\":\"" + o.symbol + "\",\"productType\":\"" + o.category + "\",\"orderId\":\"" + o.id + "\"}");
         });
         m.put(Endpoint.MIX_BATCH_CANCEL_ORDERS, a -> {
-            ModelClassic.FuturesOrder o = resting(a);
+            ModelRestingFutures.Order o = resting(a);
             Contract c = sim.pick(SimWorld.CONTRACTS);
             String head = o == null ? contract(c) : "{\"symbol\":\"" + o.symbol + "\",\"productType\":\"" + o.category + "\"";
             sim.api(a, Endpoint.MIX_BATCH_CANCEL_ORDERS, head + (sim.rnd.nextBoolean()
                     ? ",\"orderIdList\":[{\"orderId\":\"" + (o != null ? o.id : Integer.toString(7 + sim.rnd.nextInt(5))) + "\"}]" : "") + "}");
         });
         m.put(Endpoint.MIX_MODIFY_ORDER, a -> {
-            ModelClassic.FuturesOrder o = resting(a);
+            ModelRestingFutures.Order o = resting(a);
             String head = o == null ? contract(sim.pick(SimWorld.CONTRACTS)) + ",\"orderId\":\"" + (7 + sim.rnd.nextInt(5)) + "\""
                     : "{\"symbol\":\"" + o.symbol + "\",\"productType\":\"" + o.category + "\",\"orderId\":\"" + o.id + "\"";
-            BigDecimal price = o == null ? BigDecimal.valueOf(100) : far(o.symbol, o.price.compareTo(sim.model.mark.get(o.symbol)) < 0);
+            BigDecimal price = o == null ? BigDecimal.valueOf(100) : spot.far(o.symbol, o.price.compareTo(sim.model.mark.get(o.symbol)) < 0);
             sim.api(a, Endpoint.MIX_MODIFY_ORDER, head + ",\"newPrice\":\"" + price.toPlainString() + "\""
                     + (sim.rnd.nextBoolean() ? ",\"newSize\":\"" + sim.decimal(1, 300, 3) + "\"" : "") + "}");
         });
@@ -145,16 +145,10 @@ final class SimClassicOps {
         return batch ? head + ",\"orderList\":[{" + line + "}]}" : head + "," + line + "}";
     }
 
-    /** A working futures limit order of the caller (mostly), or null. */
-    private ModelClassic.FuturesOrder resting(Acct a) {
-        List<ModelClassic.FuturesOrder> mine = sim.ref.classic.futures.stream().filter(o -> o.owner == a).toList();
+    /** A working futures limit order of the caller (mostly; of either family: the other's must be refused), or null. */
+    private ModelRestingFutures.Order resting(Acct a) {
+        List<ModelRestingFutures.Order> mine = sim.ref.resting.orders.stream().filter(o -> o.owner == a).toList();
         return mine.isEmpty() || sim.rnd.nextInt(8) == 0 ? null : mine.get(sim.rnd.nextInt(mine.size()));
-    }
-
-    /** A whole price half the mark below it (a buy) or half of it above (a sell): the order rests and never fills. */
-    private BigDecimal far(String symbol, boolean buy) {
-        BigDecimal mark = sim.model.mark.get(symbol);
-        return mark.multiply(buy ? new BigDecimal("0.5") : new BigDecimal("1.5")).setScale(0, RoundingMode.DOWN).max(BigDecimal.ONE);
     }
 
     /** An opening futures limit order on a USDT contract, far from the mark (ModelClassic: it rests); one line in a batch. */
@@ -162,7 +156,7 @@ final class SimClassicOps {
         Contract c = sim.pick(SimWorld.CONTRACTS.stream().filter(x -> x.category().equals("USDT-FUTURES")).toList());
         boolean buy = sim.rnd.nextBoolean();
         String line = "\"side\":\"" + (buy ? "buy" : "sell") + "\",\"orderType\":\"limit\",\"force\":\"gtc\",\"tradeSide\":\"open\",\"size\":\""
-                + (c.symbol().equals("BTCUSDT") ? sim.decimal(1, 100, 3) : sim.decimal(1, 200, 2)) + "\",\"price\":\"" + far(c.symbol(), buy).toPlainString() + "\"";
+                + (c.symbol().equals("BTCUSDT") ? sim.decimal(1, 100, 3) : sim.decimal(1, 200, 2)) + "\",\"price\":\"" + spot.far(c.symbol(), buy).toPlainString() + "\"";
         String head = contract(c) + ",\"marginCoin\":\"USDT\",\"marginMode\":\"crossed\"";
         return batch ? head + ",\"orderList\":[{" + line + "}]}" : head + "," + line + "}";
     }

@@ -54,8 +54,31 @@ final class SimOrderOps {
     }
 
     private void place(Acct a) {
-        String body = sim.rnd.nextInt(4) == 0 ? futures() : spot(true);
+        int r = sim.rnd.nextInt(12);
+        String body = r < 2 ? futures() : r < 5 ? restingFutures() : spot(true);
         sim.api(a, Endpoint.PLACE_ORDER, body);
+    }
+
+    /** A whole price half the mark below it (a buy) or half of it above (a sell): the order rests and never fills. */
+    BigDecimal far(String symbol, boolean buy) {
+        BigDecimal mark = sim.model.mark.get(symbol);
+        return mark.multiply(buy ? new BigDecimal("0.5") : new BigDecimal("1.5")).setScale(0, RoundingMode.DOWN).max(BigDecimal.ONE);
+    }
+
+    /**
+     * A futures limit order on a USDT contract, far from the mark (ModelRestingFutures: it rests): it opens (posSide the
+     * side's, which one-way mode ignores), sometimes with a clientOid of its own. Closing limit orders are not sent: the
+     * model does not keep them.
+     */
+    private String restingFutures() {
+        Contract c = sim.pick(SimWorld.CONTRACTS.stream().filter(x -> x.category().equals("USDT-FUTURES")).toList());
+        boolean buy = sim.rnd.nextBoolean();
+        String posSide = buy ? "long" : "short";
+        StringBuilder b = new StringBuilder("{\"category\":\"USDT-FUTURES\",\"symbol\":\"" + c.symbol() + "\",\"side\":\"" + (buy ? "buy" : "sell")
+                + "\",\"orderType\":\"limit\",\"qty\":\"" + (c.symbol().equals("BTCUSDT") ? sim.decimal(1, 100, 3) : sim.decimal(1, 200, 2))
+                + "\",\"price\":\"" + far(c.symbol(), buy).toPlainString() + "\",\"posSide\":\"" + posSide + "\"");
+        if (sim.rnd.nextInt(3) == 0) b.append(",\"clientOid\":\"f-").append(clientOids++).append('"');
+        return b.append('}').toString();
     }
 
     /** A spot order: mostly limit around the mid (1 decimal), some market; some with a clientOid from a small pool. */
@@ -116,6 +139,11 @@ final class SimOrderOps {
     /** A working order of the caller (mostly), by orderId or clientOid; or one it does not have. */
     private String cancelLine(Acct a) {
         List<ModelOrders.Order> mine = sim.ref.orders.workingOf(a);
+        ModelRestingFutures.Order f = restingOf(a);
+        if (f != null && sim.rnd.nextInt(3) == 0) {
+            return f.clientOid != null && sim.rnd.nextBoolean() ? "{\"clientOid\":\"" + f.clientOid + "\"}"
+                    : "{\"symbol\":\"" + f.symbol + "\",\"orderId\":\"" + f.id + "\",\"category\":\"" + f.category + "\"}";
+        }
         int r = sim.rnd.nextInt(10);
         if (r < 7 && !mine.isEmpty()) {
             ModelOrders.Order o = mine.get(sim.rnd.nextInt(mine.size()));
@@ -133,7 +161,23 @@ final class SimOrderOps {
         sim.api(a, Endpoint.CANCEL_BATCH, "[" + String.join(",", lines) + "]");
     }
 
+    /** One of the caller's resting v3 futures orders, or null. */
+    private ModelRestingFutures.Order restingOf(Acct a) {
+        List<ModelRestingFutures.Order> mine = sim.ref.resting.of(a, false);
+        return mine.isEmpty() ? null : mine.get(sim.rnd.nextInt(mine.size()));
+    }
+
     private void modify(Acct a) {
+        ModelRestingFutures.Order f = restingOf(a);
+        if (f != null && sim.rnd.nextInt(3) == 0) {
+            // A new far price on its side and/or a new size: it still rests; its freeze is recomputed.
+            StringBuilder b = new StringBuilder("{\"orderId\":\"" + f.id + "\"");
+            int r = sim.rnd.nextInt(3);
+            if (r != 1) b.append(",\"price\":\"").append(far(f.symbol, f.price.compareTo(sim.model.mark.get(f.symbol)) < 0).toPlainString()).append('"');
+            if (r != 0) b.append(",\"qty\":\"").append(f.symbol.equals("BTCUSDT") ? sim.decimal(1, 100, 3) : sim.decimal(1, 200, 2)).append('"');
+            sim.api(a, Endpoint.MODIFY_ORDER, b.append('}').toString());
+            return;
+        }
         List<ModelOrders.Order> mine = sim.ref.orders.workingOf(a);
         String id = !mine.isEmpty() && sim.rnd.nextInt(8) != 0 ? mine.get(sim.rnd.nextInt(mine.size())).id : Integer.toString(7 + sim.rnd.nextInt(5));
         BigDecimal price = nearMid();
