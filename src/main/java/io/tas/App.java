@@ -95,6 +95,8 @@ public final class App implements AutoCloseable {
     private JvmGcMetrics gc;
     /** The request-read deadline's sweeper (issue 12 item 8). */
     private SlowClients slowClients;
+    /** The WebSocket streams (issue 27). */
+    private io.tas.stream.StreamHub streams;
 
     private App(Database db, NodeLease lease, ChangeFeed changes, Jobs jobs, WebServer server, AdminSurface admin, Routes routes,
                 Services services, RealityPriceFeed priceFeed, Health health, Duration shutdownDelay, RateLimiter limiter) {
@@ -159,6 +161,14 @@ public final class App implements AutoCloseable {
                     : new Authenticator(d.keys, d.accounts, d.signatures, config.timestampWindow());
             RequestPipeline pipeline = new RequestPipeline(routes, authenticator,
                     d.accounts, limiter, clock, config.maxBodyBytes(), metrics, TrustedProxies.parse(config.trustedProxies()));
+            // Issue 27: the WebSocket streams, told of tickers and order changes after their commit (D186).
+            io.tas.stream.StreamHub streams = new io.tas.stream.StreamHub(authenticator, clock, d.trading,
+                    new AssetsRoutes(d.ledger, d.prices, d.positions), d.positions);
+            opened.push(streams);
+            d.market.onTicker(streams::tickerCommitted);
+            d.trading.onOrders(streams::ordersCommitted);
+            Gauge.builder("tas_ws_connections", streams, io.tas.stream.StreamHub::connections).strongReference(true)
+                    .description("open WebSocket stream connections on this node").register(metrics);
             AdminSurface adminSurface = adminSurface(config, clock, db, changes, jobs, limiter, d);
             AdminRoutes admin = new AdminRoutes(adminSurface, d.keys, config.adminToken(), clock, metrics,
                     config.adminMaxBodyBytes(), config.seedMaxBytes());
@@ -186,6 +196,9 @@ public final class App implements AutoCloseable {
                         health.register(r);
                         r.any(pipeline::handle);
                     })
+                    .addRouting(io.helidon.webserver.websocket.WsRouting.builder()
+                            .endpoint("/v3/ws/public", () -> streams.connection(false))
+                            .endpoint("/v3/ws/private", () -> streams.connection(true)))
                     // Requests refused before routing get the envelope too (issue 12 fuzz).
                     .directHandlers(io.tas.http.ProtocolErrors.all(clock))
                     // A stop waits this long for in-flight requests (SIGTERM, issue 11) before closing connections.
@@ -197,6 +210,8 @@ public final class App implements AutoCloseable {
                     // selectors, and a prologue neither supports (HTTP/2.0, oversized) is closed without the envelope.
                     .protocolsDiscoverServices(false)
                     .addProtocol(slowClients.http1())
+                    // Issue 27: HTTP/1's upgrade to the WebSocket streams (its provider needs this listener's config).
+                    .addProtocol(io.helidon.webserver.websocket.WsConfig.builder().maxFrameLength(io.tas.stream.StreamConnection.MAX_FRAME_CHARS).build())
                     .idleConnectionTimeout(slow.idleConnectionTimeout())
                     .idleConnectionPeriod(slow.idleConnectionPeriod())
                     // The admin listener (loopback by default) takes seeds of up to TAS_SEED_MAX_BYTES: no read deadline.
@@ -223,6 +238,7 @@ public final class App implements AutoCloseable {
                     lifecycle.shutdownDelay(), limiter);
             app.gc = gc;
             app.slowClients = slowClients;
+            app.streams = streams;
             return app;
         } catch (RuntimeException e) {
             while (!opened.isEmpty()) {
@@ -321,6 +337,9 @@ public final class App implements AutoCloseable {
 
     public int adminPort() { return server.port("admin"); }
 
+    /** The node's WebSocket streams (tests count connections). */
+    public io.tas.stream.StreamHub streams() { return streams; }
+
     /** The control plane (provisioning, money, records, seeds, sandbox controls), for in-process callers such as tests. */
     public AdminSurface admin() { return admin; }
 
@@ -349,7 +368,8 @@ public final class App implements AutoCloseable {
         health.drain();
         Lifecycle.pause(shutdownDelay); // TAS_SHUTDOWN_DELAY_MS: a proxy's health check sees DOWN before the listener closes
         // Every step runs even if one before it fails: the drain, the lease and the database must not be skipped.
-        Lifecycle.closeAll(priceFeed::close, server::stop,
+        // The streams first: their clients get the upgrade notice (30033) before the listener stops (websocket-wire.md).
+        Lifecycle.closeAll(() -> { if (streams != null) streams.close(); }, priceFeed::close, server::stop,
                 limiter::close, // the Redis connection, if any: no request needs it any more
                 jobs::close, // running jobs finish (or are given up) while the database is still open
                 services.ledger()::close, services.accounts()::close, changes::close, lease::close, db::close,

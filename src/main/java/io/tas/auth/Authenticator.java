@@ -42,6 +42,18 @@ public final class Authenticator {
     }
 
     public Caller authenticate(SignedRequest r) {
+        return authenticate(r, false);
+    }
+
+    /**
+     * A WebSocket login (websocket-wire.md "Login"): the same checks, over `timestamp + "GET" + "/user/verify"`, with the
+     * timestamp in seconds (both clients) or milliseconds (D186).
+     */
+    public Caller login(String accessKey, String passphrase, String timestamp, String sign, String clientIp) {
+        return authenticate(new SignedRequest("GET", "/user/verify", "", new byte[0], accessKey, sign, timestamp, passphrase, clientIp), true);
+    }
+
+    private Caller authenticate(SignedRequest r, boolean secondsAllowed) {
         if (blank(r.accessKey())) throw new ApiException(ErrorCode.ACCESS_KEY_EMPTY);
         if (blank(r.sign())) throw new ApiException(ErrorCode.ACCESS_SIGN_EMPTY);
         if (blank(r.timestamp())) throw new ApiException(ErrorCode.ACCESS_TIMESTAMP_INVALID);
@@ -51,6 +63,7 @@ public final class Authenticator {
         ResolvedKey key = keys.resolve(r.accessKey()).orElseThrow(() -> failed(r, ErrorCode.ACCESS_KEY_INVALID));
 
         long ts = parseTimestamp(r.timestamp());
+        if (secondsAllowed && ts < 100_000_000_000L) ts *= 1000; // seconds until the year 5138
         if (Math.abs(clock.millis() - ts) > windowMs) throw new ApiException(ErrorCode.TIMESTAMP_EXPIRED);
 
         // The signature before the passphrase: the slow passphrase hash then runs only for callers who hold the

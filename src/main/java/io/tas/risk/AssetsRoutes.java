@@ -55,8 +55,10 @@ public final class AssetsRoutes implements Routes.Feature {
                          String usdtUnrealisedPnl, String btcUnrealizedPnl, String effEquity, String mmr, String imr,
                          String mgnRatio, String positionMgnRatio, List<AssetRow> assets) {}
 
-    private Assets assets(ApiRequest r) {
-        long uid = r.uid();
+    private Assets assets(ApiRequest r) { return of(r.uid()); }
+
+    /** The account's unified assets now (the REST row, and the WebSocket account topic's push). */
+    public Assets of(long uid) {
         Map<String, BigDecimal[]> coins = new TreeMap<>(); // coin -> available, frozen, debt, upl
         for (Balance b : ledger.balances(uid)) {
             if (b.key().account() != AccountType.unified) continue;

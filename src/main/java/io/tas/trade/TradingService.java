@@ -71,6 +71,8 @@ public final class TradingService {
     private final SyntheticBook book;
     private final FuturesSettlement futures;
     private final OrderStore store = new OrderStore();
+    /** Told, after the commit, which of an account's orders changed (the WebSocket order topic, issue 27). */
+    private final List<java.util.function.BiConsumer<Long, List<Long>>> orderListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public TradingService(Database db, Clock clock, IdGenerator ids, Ledger ledger, MarketService market, PriceService prices,
                           AccountService accounts, PositionService positions, SpotRecords spot, TradeTape tape, String platformToken,
@@ -127,6 +129,25 @@ public final class TradingService {
         static Result of(TradeOrder o) { return new Result(o.orderId(), o.clientOid() == null ? "" : o.clientOid()); }
     }
 
+    /** Registers a listener of committed order changes: (uid, orderIds). It must not throw, and runs on the writer's thread. */
+    public void onOrders(java.util.function.BiConsumer<Long, List<Long>> listener) { orderListeners.add(listener); }
+
+    private void changed(long uid, List<Long> orderIds) {
+        if (orderIds.isEmpty()) return;
+        for (var l : orderListeners) {
+            try {
+                l.accept(uid, orderIds);
+            } catch (RuntimeException e) {
+                LOG.warn("an order listener failed: {}", e.getClass().getSimpleName());
+            }
+        }
+    }
+
+    /** An account's orders by id, as committed (the stream's order pushes). */
+    public List<TradeOrder> orders(long uid, List<Long> orderIds) {
+        return db.read(dsl -> store.byIds(dsl, orderIds)).stream().filter(o -> o.uid() == uid).toList();
+    }
+
     /** Whether uid is a classic account (its orders go through the v2 rows' family, D171). */
     public boolean classic(long uid) {
         return accounts.find(uid).map(a -> a.kind() == io.tas.account.AccountEnums.AccountKind.CLASSIC).orElse(false);
@@ -138,6 +159,12 @@ public final class TradingService {
     // --- placement
 
     public Result place(Place c) {
+        Result r = placeOnce(c);
+        changed(c.uid(), List.of(r.orderId()));
+        return r;
+    }
+
+    private Result placeOnce(Place c) {
         Instrument inst = market.instrument(c.category(), c.symbol());
         check(c, inst);
         if (c.clientOid() != null) {
@@ -234,6 +261,7 @@ public final class TradingService {
         List<Liquidity.Fill> fills = Liquidity.walk(liquidity, o.qtyInQuote() ? null : o.qty(), o.qtyInQuote() ? o.qty() : null,
                 Instrument.QUANTITY_DECIMALS);
         if (o.qtyInQuote() && fills.isEmpty()) throw new ApiException(ErrorCode.BELOW_MIN_QTY);
+        changedAfterCommit(tx, fills.stream().map(Liquidity.Fill::maker).filter(java.util.Objects::nonNull).toList());
         boolean rests = !o.isMarket() && (o.timeInForce().equals("gtc") || o.timeInForce().equals("post_only"));
         if (!o.isFutures()) return settleSpot(tx, o, inst, settings, fills, rests, now);
         Matched m = settleFutures(tx, o, inst, fills, rests, now);
@@ -523,7 +551,18 @@ public final class TradingService {
         release(tx, o);
         TradeOrder cancelled = o.next(BigDecimal.ZERO, o.cumExecQty(), o.cumExecValue(), o.fee(), o.feeCoin(), TradeOrder.CANCELLED, reason, clock.millis());
         store.update(tx.dsl(), cancelled);
+        changedAfterCommit(tx, List.of(o));
         return cancelled;
+    }
+
+    /** The orders' accounts are told once the transaction has committed (never for one that rolls back). */
+    private void changedAfterCommit(Tx tx, List<TradeOrder> orders) {
+        Map<Long, List<Long>> byUid = new LinkedHashMap<>();
+        for (TradeOrder o : orders) {
+            List<Long> ids = byUid.computeIfAbsent(o.uid(), u -> new ArrayList<>());
+            if (!ids.contains(o.orderId())) ids.add(o.orderId());
+        }
+        if (!orderListeners.isEmpty()) tx.afterCommit(() -> byUid.forEach(this::changed));
     }
 
     /** cancel-symbol-order: every working order of the account on one symbol, in one transaction. */
@@ -577,6 +616,7 @@ public final class TradingService {
             }
             TradeOrder amended = o.amended(price, qty, frozen, clock.millis());
             store.update(tx.dsl(), amended);
+            changedAfterCommit(tx, List.of(amended));
             return Result.of(amended);
         });
         ticker(inst).ifPresent(t -> sweep(inst, t, found.orderId()));
@@ -669,6 +709,7 @@ public final class TradingService {
     private int fillCrossed(Tx tx, Instrument inst, List<TradeOrder> crossed, long now) {
         if (crossed.isEmpty()) return 0;
         var dsl = tx.dsl();
+        changedAfterCommit(tx, crossed);
         Set<Long> uids = new TreeSet<>();
         crossed.forEach(o -> uids.add(o.uid()));
         Map<Long, AccountSettings> settings = accounts.lockAllSettings(tx, uids);

@@ -154,4 +154,28 @@ class TradingConformanceTest {
         assertThat(r.output()).containsPattern("(?m)^13 passed, 0 failed$");
         assertThat(r.exit()).as(r.output()).isZero();
     }
+
+    /** Issue 27's first streams: bitget-api's WebsocketClientV3 logs in, subscribes and receives pushes after commit (D186). */
+    @Test
+    void bitgetApiStreamsWhatRestOrdersAndTickersChange() throws Exception {
+        NodeConformance.Result r = run("sdk-streams.mjs");
+        assertThat(r.output()).contains(
+                "ok v3 ws login + account snapshot (USDT 1000)",
+                "ok v3 ws order + account after a REST order (live; USDT 800/200)",
+                "ok v3 ws public ticker on the same URL (last 99.4; the buy filled)");
+        assertThat(r.output()).containsPattern("(?m)^3 passed, 0 failed$");
+        assertThat(r.exit()).as(r.output()).isZero();
+    }
+
+    /** Issue 27's first streams: ccxt.pro's watchBalance, watchOrders and watchTicker on the unified streams (D186). */
+    @Test
+    void ccxtProWatchesTheUnifiedStreams() throws Exception {
+        NodeConformance.Result r = run("ccxt-streams.mjs");
+        assertThat(r.output()).contains(
+                "ok watchBalance (uta) (USDT 1000/1000)",
+                "ok watchOrders + createOrder (open 2@100)",
+                "ok watchTicker + a fill by a ticker move (last 99.4; the buy closed)");
+        assertThat(r.output()).containsPattern("(?m)^3 passed, 0 failed$");
+        assertThat(r.exit()).as(r.output()).isZero();
+    }
 }

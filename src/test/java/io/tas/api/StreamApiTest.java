@@ -1,0 +1,137 @@
+package io.tas.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tas.support.ApiClient;
+import io.tas.support.Credentials;
+import io.tas.support.Databases;
+import io.tas.support.StreamClient;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.math.BigDecimal;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.tas.api.Replies.ok;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 27, the first streams (D186): the v3 WebSocket paths on the API port, on H2 and PostgreSQL. Login as ccxt sends
+ * it, the text ping, the errors of websocket-wire.md, the account snapshot on subscribe, and pushes after a commit: an
+ * order placed, filled by a ticker move and cancelled, the account after each, and the public ticker. Figures by hand:
+ * spot fee 0.1% (D72), a resting order fills as the maker at its own price (D155).
+ */
+@ParameterizedClass
+@EnumSource(Databases.Kind.class)
+class StreamApiTest extends EngineServerTest {
+    private static final AtomicInteger NAMES = new AtomicInteger();
+    private String spot, base;
+
+    private Credentials setUp() {
+        String tag = kind.name().charAt(0) + "" + NAMES.incrementAndGet();
+        base = "WS" + tag;
+        spot = base + "USDT";
+        ok(admin.post("/admin/v1/instruments", "{\"category\":\"SPOT\",\"symbol\":\"" + spot + "\",\"baseCoin\":\"" + base + "\",\"quoteCoin\":\"USDT\"}"));
+        ticker("100.01", "99.99");
+        return admin.fundedAccount("stream-" + tag, "USDT", "1000");
+    }
+
+    private void ticker(String ask, String bid) {
+        ok(admin.post("/admin/v1/tickers", "{\"category\":\"SPOT\",\"symbol\":\"" + spot + "\",\"lastPrice\":\"" + bid + "\",\"ask1Price\":\""
+                + ask + "\",\"bid1Price\":\"" + bid + "\",\"ask1Size\":\"5\",\"bid1Size\":\"5\"}"));
+    }
+
+    private String placed(ApiClient c, String side, String qty, String price) {
+        ApiClient.Reply r = c.post("/api/v3/trade/place-order", "{\"category\":\"SPOT\",\"symbol\":\"" + spot + "\",\"side\":\"" + side
+                + "\",\"orderType\":\"limit\",\"qty\":\"" + qty + "\",\"price\":\"" + price + "\"}");
+        ok(r);
+        return r.data().path("orderId").asText();
+    }
+
+    private static boolean is(JsonNode n, String topic, String action) {
+        return topic.equals(n.path("arg").path("topic").asText()) && action.equals(n.path("action").asText());
+    }
+
+    private static BigDecimal coin(JsonNode accountPush, String coin, String field) {
+        for (JsonNode c : accountPush.path("data").path(0).path("coin")) {
+            if (c.path("coin").asText().equals(coin)) return new BigDecimal(c.path(field).asText());
+        }
+        return BigDecimal.ZERO;
+    }
+
+    @Test
+    void loginErrorsAndPingAreTheRealOnes() throws Exception {
+        Credentials creds = setUp();
+        try (StreamClient ws = new StreamClient(server.baseUrl(), "/v3/ws/private")) {
+            ws.send("ping");
+            assertThat(ws.nextText(5_000)).isEqualTo("pong");
+            // A private topic before login: 30004 (ccxt and bitget-api then log in again).
+            ws.send("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"UTA\",\"topic\":\"account\"}]}");
+            assertThat(ws.next(n -> n.has("event")).path("code").asInt()).isEqualTo(30004);
+            ws.login(creds, System.currentTimeMillis(), "bm90IHRoZSBzaWdu");
+            JsonNode bad = ws.next(n -> n.has("event"));
+            assertThat(bad.path("event").asText()).isEqualTo("error");
+            assertThat(bad.path("code").asInt()).isEqualTo(30015);
+            ws.login(creds, System.currentTimeMillis(), null);
+            JsonNode good = ws.next(n -> n.has("event"));
+            assertThat(good.path("event").asText()).isEqualTo("login");
+            assertThat(good.path("code").isNumber()).as("bitget-api needs the number 0").isTrue();
+            assertThat(good.path("code").asInt()).isZero();
+            ws.send("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"SPOT\",\"topic\":\"nope\"}]}");
+            assertThat(ws.next(n -> n.has("event")).path("code").asInt()).isEqualTo(30001);
+            ws.send("{not json");
+            assertThat(ws.next(n -> n.has("event")).path("code").asInt()).isEqualTo(30016);
+        }
+    }
+
+    @Test
+    void anOrderItsFillAndItsCancelArePushedAfterTheirCommit() throws Exception {
+        Credentials creds = setUp();
+        ApiClient c = server.client(creds);
+        try (StreamClient ws = new StreamClient(server.baseUrl(), "/v3/ws/private");
+             StreamClient pub = new StreamClient(server.baseUrl(), "/v3/ws/public")) {
+            ws.login(creds, System.currentTimeMillis(), null);
+            ws.next(n -> "login".equals(n.path("event").asText()));
+            ws.send("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"UTA\",\"topic\":\"account\"},{\"instType\":\"UTA\",\"topic\":\"order\"}],\"uta\":true}");
+            JsonNode ack = ws.next(n -> "subscribe".equals(n.path("event").asText()));
+            assertThat(ack.path("arg").path("topic").asText()).isEqualTo("account");
+            JsonNode snapshot = ws.next(n -> is(n, "account", "snapshot"));
+            assertThat(coin(snapshot, "USDT", "available")).isEqualByComparingTo("1000");
+            assertThat(coin(snapshot, "USDT", "balance")).isEqualByComparingTo("1000");
+
+            pub.send("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"spot\",\"topic\":\"ticker\",\"symbol\":\"" + spot + "\"}]}");
+            pub.next(n -> "subscribe".equals(n.path("event").asText()));
+
+            // A limit buy of 2 at 100 rests below the ask: 200 USDT frozen.
+            String id = placed(c, "buy", "2", "100");
+            JsonNode live = ws.next(n -> is(n, "order", "snapshot"));
+            assertThat(live.path("data").path(0).path("orderId").asText()).isEqualTo(id);
+            assertThat(live.path("data").path(0).path("orderStatus").asText()).isEqualTo("live");
+            assertThat(live.path("data").path(0).path("category").asText()).isEqualTo("spot");
+            JsonNode frozen = ws.next(n -> is(n, "account", "update"));
+            assertThat(coin(frozen, "USDT", "available")).isEqualByComparingTo("800");
+            assertThat(coin(frozen, "USDT", "locked")).isEqualByComparingTo("200");
+
+            // The ask falls to 99.5: the buy fills as maker at 100; 2 bought, fee 2 x 0.1% = 0.002 of the base.
+            ticker("99.5", "99.4");
+            JsonNode tick = pub.next(n -> "ticker".equals(n.path("arg").path("topic").asText()) && n.has("data"));
+            assertThat(tick.path("arg").path("instType").asText()).isEqualTo("spot");
+            assertThat(new BigDecimal(tick.path("data").path(0).path("lastPrice").asText())).isEqualByComparingTo("99.4");
+            JsonNode filled = ws.next(n -> is(n, "order", "snapshot") && n.path("data").path(0).path("orderStatus").asText().equals("filled"));
+            assertThat(new BigDecimal(filled.path("data").path(0).path("cumExecQty").asText())).isEqualByComparingTo("2");
+            JsonNode after = ws.next(n -> is(n, "account", "update") && coin(n, base, "available").signum() > 0);
+            assertThat(coin(after, base, "available")).isEqualByComparingTo("1.998");
+            assertThat(coin(after, "USDT", "balance")).isEqualByComparingTo("800");
+            assertThat(coin(after, "USDT", "locked")).isEqualByComparingTo("0");
+
+            // A sell of 1 at 200 rests above the bid; cancelled, its freeze (1 of the base) goes back.
+            String sell = placed(c, "sell", "1", "200");
+            ok(c.post("/api/v3/trade/cancel-order", "{\"orderId\":\"" + sell + "\"}"));
+            JsonNode cancelled = ws.next(n -> is(n, "order", "snapshot") && n.path("data").path(0).path("orderStatus").asText().equals("cancelled"));
+            assertThat(cancelled.path("data").path(0).path("orderId").asText()).isEqualTo(sell);
+            JsonNode back = ws.next(n -> is(n, "account", "update") && coin(n, base, "locked").signum() == 0
+                    && coin(n, base, "available").compareTo(new BigDecimal("1.998")) == 0);
+            assertThat(coin(back, "USDT", "available")).isEqualByComparingTo("800");
+        }
+    }
+}
