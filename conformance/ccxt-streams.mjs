@@ -40,10 +40,11 @@ await check('watchOrders + createOrder', async () => {
   return `open 2@100`;
 });
 
-await check('watchTicker + a fill by a ticker move', async () => {
+await check('watchTicker + watchMyTrades: a fill by a ticker move', async () => {
   const watching = ex.watchTicker(S, { uta: true });
   await new Promise((r) => setTimeout(r, 300));
   const filled = ex.watchOrders(S, undefined, undefined, { uta: true });
+  const trades = ex.watchMyTrades(S, undefined, undefined, { uta: true });
   // The ask falls to 99.5: the resting buy at 100 fills as maker.
   await setTicker('SPOT', spot, { last: '99.4', ask: '99.5', bid: '99.4', size: '5' });
   const t = await watching;
@@ -51,7 +52,14 @@ await check('watchTicker + a fill by a ticker move', async () => {
   const orders = await filled;
   same(orders[orders.length - 1].status, 'closed', 'status');
   near(orders[orders.length - 1].filled, '2', 'filled');
-  return `last ${t.last}; the buy closed`;
+  // The fill: 2 at the order's own price 100, as maker; fee 0.1% of the 2 bought, in the base coin.
+  const [trade] = await trades;
+  near(trade.price, '100', 'trade price');
+  near(trade.amount, '2', 'trade amount');
+  same(trade.takerOrMaker, 'maker', 'takerOrMaker');
+  near(trade.fee.cost, '0.002', 'fee');
+  same(trade.fee.currency, base, 'fee currency');
+  return `last ${t.last}; the buy closed; maker 2@100, fee 0.002`;
 });
 
 await ex.close();

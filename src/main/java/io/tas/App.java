@@ -163,10 +163,11 @@ public final class App implements AutoCloseable {
                     d.accounts, limiter, clock, config.maxBodyBytes(), metrics, TrustedProxies.parse(config.trustedProxies()));
             // Issue 27: the WebSocket streams, told of tickers and order changes after their commit (D186).
             io.tas.stream.StreamHub streams = new io.tas.stream.StreamHub(authenticator, clock, d.trading,
-                    new AssetsRoutes(d.ledger, d.prices, d.positions), d.positions);
+                    new AssetsRoutes(d.ledger, d.prices, d.positions), d.positions, d.spot, d.market, changes, db, lease.nodeId());
             opened.push(streams);
             d.market.onTicker(streams::tickerCommitted);
             d.trading.onOrders(streams::ordersCommitted);
+            d.ledger.onCommitted(streams::accountsCommitted);
             Gauge.builder("tas_ws_connections", streams, io.tas.stream.StreamHub::connections).strongReference(true)
                     .description("open WebSocket stream connections on this node").register(metrics);
             AdminSurface adminSurface = adminSurface(config, clock, db, changes, jobs, limiter, d);

@@ -22,6 +22,7 @@ import java.util.function.Function;
  * Changes outside a caller's transaction go through {@link GroupCommit}: concurrent ones share a commit.
  */
 public final class Ledger implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Ledger.class);
     /** Decimal places of every stored amount (numeric(38, 18)). */
     public static final int SCALE = 18;
     /** Integer digits numeric(38, 18) leaves: every stored amount is below 10^20 in magnitude. */
@@ -36,6 +37,7 @@ public final class Ledger implements AutoCloseable {
     private final GroupCommit<Change<?>> groupCommit;
     /** How each type of side write a change stages (Locked.alsoWrite) is written, once per batch (issue 25). */
     private final Map<Class<?>, java.util.function.BiConsumer<DSLContext, List<Object>>> sideWriters = new java.util.concurrent.ConcurrentHashMap<>();
+    private final List<java.util.function.Consumer<Set<Long>>> commitListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     public Ledger(Database db, Clock clock, IdGenerator ids) {
         this.db = db;
@@ -160,8 +162,28 @@ public final class Ledger implements AutoCloseable {
     }
 
     /** As submit, inside the caller's transaction: it commits (or rolls back) with the caller's work. */
+    @SuppressWarnings("unchecked")
     public <T> T submit(Tx tx, Collection<BalanceKey> keys, Function<Locked, T> change) {
-        return runAlone(tx.dsl(), new Change<>(keys, change)).valueOrThrow();
+        Set<Long> uids = new TreeSet<>();
+        Outcome<T> out = (Outcome<T>) runAndWrite(tx.dsl(), List.of(new Change<>(keys, change)), false, uids).getFirst();
+        if (!uids.isEmpty() && !commitListeners.isEmpty()) tx.afterCommit(() -> committed(uids));
+        return out.valueOrThrow();
+    }
+
+    /**
+     * Registers a listener of committed balance changes: the accounts whose balances a committed transaction changed
+     * (the WebSocket account topic, issue 27). It runs after the commit on the committing thread and must not throw.
+     */
+    public void onCommitted(java.util.function.Consumer<Set<Long>> listener) { commitListeners.add(listener); }
+
+    private void committed(Set<Long> uids) {
+        for (var l : commitListeners) {
+            try {
+                l.accept(uids);
+            } catch (RuntimeException e) {
+                LOG.warn("a ledger commit listener failed: {}", e.getClass().getSimpleName());
+            }
+        }
     }
 
     /** The changes as one group-commit batch, on this thread, with the group commit's isolation (for tests). */
@@ -169,21 +191,20 @@ public final class Ledger implements AutoCloseable {
         return groupCommit.writeNow(changes);
     }
 
-    /** Runs one change in the given transaction. */
-    @SuppressWarnings("unchecked")
-    <T> Outcome<T> runAlone(DSLContext dsl, Change<T> c) {
-        return (Outcome<T>) runAndWrite(dsl, List.of(c), false).getFirst();
-    }
-
     /** Runs the changes in one database transaction of their own; their outcomes, in order, after the commit. */
     List<Outcome<?>> runTogether(List<Change<?>> changes) {
-        return db.writerTx(tx -> runAndWrite(tx.dsl(), changes, true));
+        Set<Long> uids = new TreeSet<>();
+        List<Outcome<?>> out = db.writerTx(tx -> runAndWrite(tx.dsl(), changes, true, uids));
+        if (!uids.isEmpty() && !commitListeners.isEmpty()) committed(uids);
+        return out;
     }
 
-    private List<Outcome<?>> runAndWrite(DSLContext dsl, List<? extends Change<?>> changes, boolean ownTransaction) {
+    /** Runs and writes the changes; `uids` gets the accounts whose balances they changed. */
+    private List<Outcome<?>> runAndWrite(DSLContext dsl, List<? extends Change<?>> changes, boolean ownTransaction, Set<Long> uids) {
         Batch batch = new Batch(dsl, changes, ownTransaction);
         List<Outcome<?>> outcomes = batch.run();
         batch.write();
+        batch.changed.forEach(k -> uids.add(k.uid()));
         return outcomes;
     }
 

@@ -120,6 +120,11 @@ public final class SpotRecords {
         store.insertFills(dsl, fills);
     }
 
+    /** The fills of an account's orders made at or after `since` (the WebSocket fill topic's pushes, issue 27). */
+    public List<SpotFill> fillsOfOrders(long uid, java.util.Collection<Long> orderIds, long since) {
+        return db.read(dsl -> store.fillsOfOrders(dsl, uid, orderIds, since));
+    }
+
     /**
      * Either family (issue 10): a classic account's records are read through the v2 rows, a unified account's through
      * the v3 rows (beyond-spec shapes §9, §11); the catalog's family guard keeps each row to its own family.

@@ -113,6 +113,12 @@ final class SpotStore {
         return dsl.selectFrom(SPOT_FILL).where(where).orderBy(SPOT_FILL.TRADE_ID.desc()).limit(limit).fetch(SpotStore::toFill);
     }
 
+    /** An account's fills of some orders from cTime `since` on, oldest first (the spot_fill_order index). */
+    List<SpotFill> fillsOfOrders(DSLContext dsl, long uid, java.util.Collection<Long> orderIds, long since) {
+        return dsl.selectFrom(SPOT_FILL).where(SPOT_FILL.UID.eq(uid), SPOT_FILL.ORDER_ID.in(orderIds), SPOT_FILL.C_TIME.ge(since))
+                .orderBy(SPOT_FILL.TRADE_ID).fetch(SpotStore::toFill);
+    }
+
     private static SpotFill toFill(io.tas.store.generated.tables.records.SpotFillRecord r) {
         return new SpotFill(r.getUid(), r.getTradeId(), r.getOrderId(), r.getSymbol(), r.getOrderType(), r.getSide(), r.getPriceAvg(),
                 r.getSize(), r.getAmount(), r.getTradeScope(), r.getDeduction(), r.getFeeCoin(), r.getTotalDeductionFee(), r.getTotalFee(),

@@ -130,6 +130,16 @@ public final class ChangeFeed implements AutoCloseable {
         tx.dsl().execute("select pg_notify(?, k) from unnest(?::text[]) as k", CHANNEL, all);
     }
 
+    /**
+     * Announces keys now, in a transaction of their own (what was committed already, such as a WebSocket push another
+     * node's subscribers should get, D186). A no-op on H2.
+     */
+    public void publishNow(java.util.Collection<String> keys) {
+        if (listener == null || keys.isEmpty()) return;
+        String[] all = keys.toArray(String[]::new);
+        db.tx(tx -> tx.dsl().execute("select pg_notify(?, k) from unnest(?::text[]) as k", CHANNEL, all));
+    }
+
     private void listen(String url, String user, String password) {
         long pingEvery = settings.pingEvery().toNanos();
         int timeoutMs = (int) settings.pingTimeout().toMillis();

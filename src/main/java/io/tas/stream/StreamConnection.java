@@ -23,6 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class StreamConnection implements WsListener {
     /** websocket-wire.md: at most 15 args a frame (bitget-api), 1000 channels a connection; a frame larger than this is refused. */
     static final int MAX_ARGS = 15, MAX_SUBSCRIPTIONS = 1000;
+    /** websocket-wire.md "Keep-alive": at most 10 messages a second, 240 subscribe requests an hour (30006 beyond). */
+    static final int MESSAGES_PER_SECOND = 10, SUBSCRIBES_PER_HOUR = 240;
     public static final int MAX_FRAME_CHARS = 64 * 1024;
     private static final Set<String> PRIVATE_TOPICS = Set.of("account", "position", "order", "fill");
     private static final Set<String> PUBLIC_TOPICS = Set.of("ticker");
@@ -34,6 +36,12 @@ public final class StreamConnection implements WsListener {
     private final Map<String, ObjectNode> subscriptions = new ConcurrentHashMap<>();
     private volatile WsSession session;
     private volatile long uid = -1;
+    private volatile String ip = "";
+    /** When the last frame arrived (System.nanoTime): a connection silent for 2 minutes is closed (StreamHub.closeIdle). */
+    private volatile long lastFrameNanos = System.nanoTime();
+    private long secondStarted = System.nanoTime();
+    private int inThisSecond;
+    private final java.util.ArrayDeque<Long> subscribes = new java.util.ArrayDeque<>();
 
     StreamConnection(StreamHub hub, boolean privateEndpoint) {
         this.hub = hub;
@@ -44,10 +52,19 @@ public final class StreamConnection implements WsListener {
 
     boolean subscribed(String topic) { return subscriptions.containsKey(key("UTA", topic, null)); }
 
+    long lastFrameNanos() { return lastFrameNanos; }
+
+    String ip() { return ip; }
+
     @Override
     public void onOpen(WsSession s) {
         session = s;
-        hub.opened(this);
+        java.net.SocketAddress peer = s.socketContext().remotePeer().address();
+        ip = peer instanceof java.net.InetSocketAddress inet ? inet.getAddress().getHostAddress() : String.valueOf(peer);
+        if (!hub.opened(this)) {
+            error(30007, "request over limit, connection close");
+            close("too many connections from " + ip);
+        }
     }
 
     @Override
@@ -67,6 +84,16 @@ public final class StreamConnection implements WsListener {
         if (!last) return;
         String frame = partial.toString();
         partial.setLength(0);
+        long now = System.nanoTime();
+        lastFrameNanos = now;
+        if (now - secondStarted >= 1_000_000_000L) {
+            secondStarted = now;
+            inThisSecond = 0;
+        }
+        if (++inThisSecond > MESSAGES_PER_SECOND) {
+            error(30006, "request too many");
+            return;
+        }
         if (frame.equals("ping")) {
             send("pong");
             return;
@@ -86,15 +113,13 @@ public final class StreamConnection implements WsListener {
             case "login" -> login(f.path("args").path(0));
             case "subscribe" -> subscribe(f.path("args"), true);
             case "unsubscribe" -> subscribe(f.path("args"), false);
-            default -> error(30016, "Param error: op");
+            default -> error(30003, "invalid op");
         }
     }
 
     private void login(JsonNode a) {
         try {
             // The connection's own peer (REST reads a trusted proxy's header; a WebSocket upgrade through one is not served yet).
-            java.net.SocketAddress peer = session.socketContext().remotePeer().address();
-            String ip = peer instanceof java.net.InetSocketAddress inet ? inet.getAddress().getHostAddress() : String.valueOf(peer);
             Caller caller = hub.authenticator.login(text(a, "apiKey"), text(a, "passphrase"), text(a, "timestamp"), text(a, "sign"), ip);
             uid = caller.account().kind() == AccountKind.UNIFIED ? caller.account().uid() : -2;
             send(Json.MAPPER.createObjectNode().put("event", "login").put("code", 0).toString()); // the number 0 (bitget-api)
@@ -116,6 +141,13 @@ public final class StreamConnection implements WsListener {
     }
 
     private void subscribe(JsonNode args, boolean on) {
+        long now = System.nanoTime();
+        while (!subscribes.isEmpty() && now - subscribes.peekFirst() >= 3_600_000_000_000L) subscribes.pollFirst();
+        if (on && subscribes.size() >= SUBSCRIBES_PER_HOUR) {
+            error(30006, "request too many: " + SUBSCRIBES_PER_HOUR + " subscribe requests an hour");
+            return;
+        }
+        if (on) subscribes.addLast(now);
         if (!args.isArray() || args.isEmpty() || args.size() > MAX_ARGS) {
             error(30016, "Param error: args");
             return;
@@ -199,10 +231,16 @@ public final class StreamConnection implements WsListener {
     /** websocket-wire.md "Notices": the upgrade notice, then the close, on a graceful stop. */
     void closeForShutdown() {
         error(30033, "Service upgrade in progress. Connection reset imminent. Please reconnect.");
+        close("shutdown");
+    }
+
+    void close(String reason) {
+        hub.closed(this);
         WsSession s = session;
-        if (s != null) {
+        if (s == null) return;
+        synchronized (this) {
             try {
-                s.close(io.helidon.websocket.WsCloseCodes.GOING_AWAY, "shutdown");
+                s.close(io.helidon.websocket.WsCloseCodes.NORMAL_CLOSE, reason);
             } catch (RuntimeException ignored) {
                 // already gone
             }

@@ -68,6 +68,19 @@ final class StreamViews {
                 Long.toString(o.uTime()), "none");
     }
 
+    /** ccxt resolves the market of a UTA fill by its `category`; the fee is positive (ccxt takes its absolute value). */
+    record Fill(String category, String symbol, String orderId, String clientOid, String execId, String execLinkId, String execPrice,
+                String execQty, String execValue, String execPnl, String side, String orderType, String tradeScope, String tradeSide,
+                String holdSide, List<Fee> feeDetail, String execTime, String updatedTime) {}
+
+    static Fill fill(io.tas.spot.SpotFill f, TradeOrder o) {
+        String id = Long.toString(f.tradeId());
+        return new Fill(lower(o.category().wire()), f.symbol(), Long.toString(f.orderId()), o.clientOid() == null ? "" : o.clientOid(), id, id,
+                Json.plain(f.priceAvg()), Json.plain(f.size()), Json.plain(f.amount()), Json.plain(f.execPnl()), f.side(), f.orderType(),
+                f.tradeScope(), o.tradeSide() == null ? "" : o.tradeSide(), o.isFutures() ? (o.posSide() == null ? "net" : o.posSide()) : "",
+                List.of(new Fee(f.feeCoin(), Json.plain(f.totalFee().abs()))), Long.toString(f.cTime()), Long.toString(f.uTime()));
+    }
+
     record TickerView(String symbol, String lastPrice, String ask1Price, String ask1Size, String bid1Price, String bid1Size,
                       String openPrice24h, String highPrice24h, String lowPrice24h, String price24hPcnt, String volume24h,
                       String turnover24h, String indexPrice, String markPrice, String fundingRate, String openInterest, String ts) {}

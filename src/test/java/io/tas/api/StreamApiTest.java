@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Issue 27, the first streams (D186): the v3 WebSocket paths on the API port, on H2 and PostgreSQL. Login as ccxt sends
  * it, the text ping, the errors of websocket-wire.md, the account snapshot on subscribe, and pushes after a commit: an
- * order placed, filled by a ticker move and cancelled, the account after each, and the public ticker. Figures by hand:
+ * order placed, filled by a ticker move and cancelled, the account after each and after a deposit, and the public ticker. Figures by hand:
  * spot fee 0.1% (D72), a resting order fills as the maker at its own price (D155).
  */
 @ParameterizedClass
@@ -26,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class StreamApiTest extends EngineServerTest {
     private static final AtomicInteger NAMES = new AtomicInteger();
     private String spot, base;
+    private long uid;
 
     private Credentials setUp() {
         String tag = kind.name().charAt(0) + "" + NAMES.incrementAndGet();
@@ -33,7 +34,9 @@ class StreamApiTest extends EngineServerTest {
         spot = base + "USDT";
         ok(admin.post("/admin/v1/instruments", "{\"category\":\"SPOT\",\"symbol\":\"" + spot + "\",\"baseCoin\":\"" + base + "\",\"quoteCoin\":\"USDT\"}"));
         ticker("100.01", "99.99");
-        return admin.fundedAccount("stream-" + tag, "USDT", "1000");
+        Credentials c = admin.fundedAccount("stream-" + tag, "USDT", "1000");
+        uid = admin.lastUid;
+        return c;
     }
 
     private void ticker(String ask, String bid) {
@@ -68,11 +71,11 @@ class StreamApiTest extends EngineServerTest {
             // A private topic before login: 30004 (ccxt and bitget-api then log in again).
             ws.send("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"UTA\",\"topic\":\"account\"}]}");
             assertThat(ws.next(n -> n.has("event")).path("code").asInt()).isEqualTo(30004);
-            ws.login(creds, System.currentTimeMillis(), "bm90IHRoZSBzaWdu");
+            ws.login(creds, server.clock.millis(), "bm90IHRoZSBzaWdu");
             JsonNode bad = ws.next(n -> n.has("event"));
             assertThat(bad.path("event").asText()).isEqualTo("error");
             assertThat(bad.path("code").asInt()).isEqualTo(30015);
-            ws.login(creds, System.currentTimeMillis(), null);
+            ws.login(creds, server.clock.millis(), null);
             JsonNode good = ws.next(n -> n.has("event"));
             assertThat(good.path("event").asText()).isEqualTo("login");
             assertThat(good.path("code").isNumber()).as("bitget-api needs the number 0").isTrue();
@@ -81,6 +84,34 @@ class StreamApiTest extends EngineServerTest {
             assertThat(ws.next(n -> n.has("event")).path("code").asInt()).isEqualTo(30001);
             ws.send("{not json");
             assertThat(ws.next(n -> n.has("event")).path("code").asInt()).isEqualTo(30016);
+            // A classic account's key logs in, but the v3 private topics are not its channels.
+            try (StreamClient classic = new StreamClient(server.baseUrl(), "/v3/ws/private")) {
+                classic.login(Credentials.CLASSIC, server.clock.millis(), null);
+                assertThat(classic.next(n -> n.has("event")).path("code").asInt()).isZero();
+                classic.send("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"UTA\",\"topic\":\"account\"}]}");
+                assertThat(classic.next(n -> n.has("event")).path("code").asInt()).isEqualTo(30001);
+            }
+        }
+    }
+
+    /** websocket-wire.md "Keep-alive": 10 messages a second (30006 beyond), 30003 for an unknown op, closed after 2 silent minutes. */
+    @Test
+    void theDocumentedLimitsHold() throws Exception {
+        setUp();
+        try (StreamClient ws = new StreamClient(server.baseUrl(), "/v3/ws/public")) {
+            ws.send("{\"op\":\"trade\",\"args\":[]}");
+            assertThat(ws.next(n -> n.has("event")).path("code").asInt()).isEqualTo(30003);
+            Thread.sleep(1_100); // a new second
+            // 25 frames at once: however they fall into seconds, one second holds more than 10 of them.
+            for (int i = 0; i < 25; i++) ws.send("ping");
+            assertThat(ws.next(n -> n.path("code").asInt() == 30006).path("event").asText()).isEqualTo("error");
+        }
+        try (StreamClient idle = new StreamClient(server.baseUrl(), "/v3/ws/public")) {
+            idle.send("ping");
+            assertThat(idle.nextText(5_000)).isEqualTo("pong");
+            // The sweeper's check, as it will run 121 s from now.
+            assertThat(server.app.streams().closeIdle(System.nanoTime() + 121_000_000_000L)).isGreaterThanOrEqualTo(1);
+            assertThat(idle.closed.get(5, java.util.concurrent.TimeUnit.SECONDS)).startsWith("1000");
         }
     }
 
@@ -90,9 +121,10 @@ class StreamApiTest extends EngineServerTest {
         ApiClient c = server.client(creds);
         try (StreamClient ws = new StreamClient(server.baseUrl(), "/v3/ws/private");
              StreamClient pub = new StreamClient(server.baseUrl(), "/v3/ws/public")) {
-            ws.login(creds, System.currentTimeMillis(), null);
+            ws.login(creds, server.clock.millis(), null);
             ws.next(n -> "login".equals(n.path("event").asText()));
-            ws.send("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"UTA\",\"topic\":\"account\"},{\"instType\":\"UTA\",\"topic\":\"order\"}],\"uta\":true}");
+            ws.send("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"UTA\",\"topic\":\"account\"},{\"instType\":\"UTA\",\"topic\":\"order\"},"
+                    + "{\"instType\":\"UTA\",\"topic\":\"fill\"}],\"uta\":true}");
             JsonNode ack = ws.next(n -> "subscribe".equals(n.path("event").asText()));
             assertThat(ack.path("arg").path("topic").asText()).isEqualTo("account");
             JsonNode snapshot = ws.next(n -> is(n, "account", "snapshot"));
@@ -119,6 +151,15 @@ class StreamApiTest extends EngineServerTest {
             assertThat(new BigDecimal(tick.path("data").path(0).path("lastPrice").asText())).isEqualByComparingTo("99.4");
             JsonNode filled = ws.next(n -> is(n, "order", "snapshot") && n.path("data").path(0).path("orderStatus").asText().equals("filled"));
             assertThat(new BigDecimal(filled.path("data").path(0).path("cumExecQty").asText())).isEqualByComparingTo("2");
+            JsonNode fill = ws.next(n -> is(n, "fill", "snapshot")).path("data").path(0);
+            assertThat(fill.path("orderId").asText()).isEqualTo(id);
+            assertThat(fill.path("category").asText()).isEqualTo("spot");
+            assertThat(fill.path("tradeScope").asText()).isEqualTo("maker");
+            assertThat(new BigDecimal(fill.path("execPrice").asText())).isEqualByComparingTo("100");
+            assertThat(new BigDecimal(fill.path("execQty").asText())).isEqualByComparingTo("2");
+            assertThat(new BigDecimal(fill.path("execValue").asText())).isEqualByComparingTo("200");
+            assertThat(fill.path("feeDetail").path(0).path("feeCoin").asText()).isEqualTo(base);
+            assertThat(new BigDecimal(fill.path("feeDetail").path(0).path("fee").asText())).isEqualByComparingTo("0.002");
             JsonNode after = ws.next(n -> is(n, "account", "update") && coin(n, base, "available").signum() > 0);
             assertThat(coin(after, base, "available")).isEqualByComparingTo("1.998");
             assertThat(coin(after, "USDT", "balance")).isEqualByComparingTo("800");
@@ -132,6 +173,12 @@ class StreamApiTest extends EngineServerTest {
             JsonNode back = ws.next(n -> is(n, "account", "update") && coin(n, base, "locked").signum() == 0
                     && coin(n, base, "available").compareTo(new BigDecimal("1.998")) == 0);
             assertThat(coin(back, "USDT", "available")).isEqualByComparingTo("800");
+            assertThat(ws.kept()).as("each fill pushed once, none for the cancel").noneMatch(n -> is(n, "fill", "snapshot"));
+
+            // Any committed money change pushes the account, not only orders: a deposit of 50 USDT.
+            admin.deposit(uid, "unified", "USDT", "50");
+            JsonNode deposited = ws.next(n -> is(n, "account", "update") && coin(n, "USDT", "available").compareTo(new BigDecimal("850")) == 0);
+            assertThat(coin(deposited, "USDT", "balance")).isEqualByComparingTo("850");
         }
     }
 }

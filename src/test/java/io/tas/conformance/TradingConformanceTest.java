@@ -167,14 +167,14 @@ class TradingConformanceTest {
         assertThat(r.exit()).as(r.output()).isZero();
     }
 
-    /** Issue 27's first streams: ccxt.pro's watchBalance, watchOrders and watchTicker on the unified streams (D186). */
+    /** Issue 27's first streams: ccxt.pro's watchBalance, watchOrders, watchTicker and watchMyTrades on the unified streams (D186). */
     @Test
     void ccxtProWatchesTheUnifiedStreams() throws Exception {
         NodeConformance.Result r = run("ccxt-streams.mjs");
         assertThat(r.output()).contains(
                 "ok watchBalance (uta) (USDT 1000/1000)",
                 "ok watchOrders + createOrder (open 2@100)",
-                "ok watchTicker + a fill by a ticker move (last 99.4; the buy closed)");
+                "ok watchTicker + watchMyTrades: a fill by a ticker move (last 99.4; the buy closed; maker 2@100, fee 0.002)");
         assertThat(r.output()).containsPattern("(?m)^3 passed, 0 failed$");
         assertThat(r.exit()).as(r.output()).isZero();
     }

@@ -16,6 +16,8 @@ import java.util.function.Predicate;
 /** A WebSocket client of the streams (issue 27) for tests: sends text frames, and hands over what arrives, in order. */
 public final class StreamClient implements AutoCloseable {
     private final BlockingQueue<String> received = new LinkedBlockingQueue<>();
+    /** Completed with "status reason" when the server closes the connection. */
+    public final java.util.concurrent.CompletableFuture<String> closed = new java.util.concurrent.CompletableFuture<>();
     private final WebSocket ws;
 
     public StreamClient(String httpBaseUrl, String path) {
@@ -33,6 +35,15 @@ public final class StreamClient implements AutoCloseable {
                         w.request(1);
                         return null;
                     }
+
+                    @Override
+                    public CompletionStage<?> onClose(WebSocket w, int status, String reason) {
+                        closed.complete(status + " " + reason);
+                        return null;
+                    }
+
+                    @Override
+                    public void onError(WebSocket w, Throwable error) { closed.complete("error " + error); }
                 }).join();
     }
 
@@ -41,16 +52,32 @@ public final class StreamClient implements AutoCloseable {
     /** The next frame as text, or null after the wait. */
     public String nextText(long millis) throws InterruptedException { return received.poll(millis, TimeUnit.MILLISECONDS); }
 
-    /** The next JSON frame that matches, skipping others; fails after 10 s. */
+    /**
+     * The oldest JSON frame not taken yet that matches, taken; frames that do not match stay for a later call (pushes of
+     * different topics may come in either order). Fails after 10 s.
+     */
     public JsonNode next(Predicate<JsonNode> which) throws Exception {
         long end = System.nanoTime() + 10_000_000_000L;
-        while (System.nanoTime() < end) {
+        while (true) {
+            for (java.util.Iterator<JsonNode> it = kept.iterator(); it.hasNext(); ) {
+                JsonNode n = it.next();
+                if (which.test(n)) {
+                    it.remove();
+                    return n;
+                }
+            }
+            if (System.nanoTime() > end) throw new AssertionError("no such frame within 10 s; kept: " + kept);
             String t = received.poll(100, TimeUnit.MILLISECONDS);
-            if (t == null || t.equals("pong")) continue;
-            JsonNode n = Json.MAPPER.readTree(t);
-            if (which.test(n)) return n;
+            if (t != null && !t.equals("pong")) kept.add(Json.MAPPER.readTree(t));
         }
-        throw new AssertionError("no such frame within 10 s");
+    }
+
+    private final java.util.List<JsonNode> kept = new java.util.ArrayList<>();
+
+    /** The frames received and not taken yet (after draining what has arrived). */
+    public java.util.List<JsonNode> kept() throws Exception {
+        for (String t; (t = received.poll()) != null; ) if (!t.equals("pong")) kept.add(Json.MAPPER.readTree(t));
+        return java.util.List.copyOf(kept);
     }
 
     /** The login frame as ccxt sends it: timestamp in seconds as a string, sign = HMAC(timestamp + GET + /user/verify). */
