@@ -40,11 +40,20 @@ await check('watchOrders + createOrder', async () => {
   return `open 2@100`;
 });
 
+await check('watchOrderBook (books5)', async () => {
+  // The resting buy (2 at 100) is the best bid; the ask is the ticker's level 1 (100.01, 5).
+  const ob = await ex.watchOrderBook(S, 5, { uta: true });
+  same(JSON.stringify(ob.bids[0]), JSON.stringify([100, 2]), 'best bid');
+  same(JSON.stringify(ob.asks[0]), JSON.stringify([100.01, 5]), 'best ask');
+  same(ob.asks.length, 5, 'ask levels');
+  return `bid ${ob.bids[0].join('x')}, ask ${ob.asks[0].join('x')}, 5 levels`;
+});
+
 await check('watchTicker + watchMyTrades: a fill by a ticker move', async () => {
   const watching = ex.watchTicker(S, { uta: true });
-  await new Promise((r) => setTimeout(r, 300));
   const filled = ex.watchOrders(S, undefined, undefined, { uta: true });
   const trades = ex.watchMyTrades(S, undefined, undefined, { uta: true });
+  await new Promise((r) => setTimeout(r, 500)); // the ticker and fill subscriptions are in before the move
   // The ask falls to 99.5: the resting buy at 100 fills as maker.
   await setTicker('SPOT', spot, { last: '99.4', ask: '99.5', bid: '99.4', size: '5' });
   const t = await watching;

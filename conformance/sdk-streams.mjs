@@ -39,6 +39,7 @@ const usdt = (e) => (e.data?.[0]?.coin ?? []).find((c) => c.coin === 'USDT');
 await check('v3 ws login + account snapshot', async () => {
   ws.subscribe([{ topic: 'account', payload: { instType: 'UTA' } }, { topic: 'order', payload: { instType: 'UTA' } }], 'v3Private');
   const snap = await next((e) => e.arg?.topic === 'account' && e.action === 'snapshot');
+  await new Promise((r) => setTimeout(r, 300)); // the order topic's ack follows the account snapshot
   assert(authenticated, 'authenticated event');
   near(usdt(snap).available, '1000', 'USDT available');
   near(usdt(snap).balance, '1000', 'USDT balance');

@@ -27,7 +27,9 @@ public final class StreamConnection implements WsListener {
     static final int MESSAGES_PER_SECOND = 10, SUBSCRIBES_PER_HOUR = 240;
     public static final int MAX_FRAME_CHARS = 64 * 1024;
     private static final Set<String> PRIVATE_TOPICS = Set.of("account", "position", "order", "fill");
-    private static final Set<String> PUBLIC_TOPICS = Set.of("ticker");
+    /** Public topics; books1/5/15/50 are whole books, pushed whole at every change (D186). */
+    private static final Map<String, Integer> BOOK_DEPTHS = Map.of("books1", 1, "books5", 5, "books15", 15, "books50", 50);
+    private static final Set<String> PUBLIC_TOPICS = Set.of("ticker", "books1", "books5", "books15", "books50");
 
     private final StreamHub hub;
     private final boolean privateEndpoint;
@@ -188,12 +190,36 @@ public final class StreamConnection implements WsListener {
             long ts = hub.clock.millis();
             if (topic.equals("account")) pushPrivate("account", "snapshot", List.of(hub.account(uid)), ts);
             if (topic.equals("position")) pushPrivate("position", "snapshot", hub.positions(uid), ts);
+            if (BOOK_DEPTHS.containsKey(topic)) {
+                hub.book(instType, symbol).ifPresentOrElse(b -> pushBooks(instType.toLowerCase(java.util.Locale.ROOT), symbol.toUpperCase(java.util.Locale.ROOT), b, ts),
+                        () -> error(30001, "channel doesn't exist: no such symbol", a));
+            }
         }
     }
 
     void pushTicker(String instType, String symbol, StreamViews.TickerView view, long ts) {
         ObjectNode arg = subscriptions.get(key(instType, "ticker", symbol));
         if (arg != null) push(new StreamViews.Push("snapshot", arg, ts, List.of(view)));
+    }
+
+    /** Every books topic this connection has on the symbol, at its depth. */
+    void pushBooks(String instType, String symbol, io.tas.trade.TradingService.Book book, long ts) {
+        for (var e : BOOK_DEPTHS.entrySet()) {
+            ObjectNode arg = subscriptions.get(key(instType, e.getKey(), symbol));
+            if (arg != null) push(new StreamViews.Push("snapshot", arg, ts, List.of(StreamViews.book(book, e.getValue()))));
+        }
+    }
+
+    /** Whether this connection has any books topic. */
+    boolean hasBooks() {
+        for (String k : subscriptions.keySet()) if (BOOK_DEPTHS.containsKey(k.split("\\|", -1)[1])) return true;
+        return false;
+    }
+
+    /** Whether this connection has a books topic on the symbol. */
+    boolean wantsBooks(String instType, String symbol) {
+        for (String topic : BOOK_DEPTHS.keySet()) if (subscriptions.containsKey(key(instType, topic, symbol))) return true;
+        return false;
     }
 
     void pushPrivate(String topic, String action, List<?> data, long ts) {

@@ -158,6 +158,31 @@ public final class StreamHub implements AutoCloseable {
             String instType = StreamViews.lower(t.category().wire());
             for (StreamConnection c : connections) c.pushTicker(instType, t.symbol(), view, t.ts());
         });
+        pushBooks(t.category(), t.symbol()); // the synthetic levels follow the ticker
+    }
+
+    /** The book of a symbol to its books subscribers (after a ticker or a change of its resting orders). */
+    private void pushBooks(io.tas.account.AccountEnums.Category category, String symbol) {
+        String instType = StreamViews.lower(category.wire());
+        if (connections.stream().noneMatch(c -> c.wantsBooks(instType, symbol))) return;
+        pusher.execute(() -> {
+            try {
+                io.tas.trade.TradingService.Book b = trading.orderBook(category, symbol, 50);
+                for (StreamConnection c : connections) c.pushBooks(instType, symbol, b, b.ts());
+            } catch (RuntimeException e) {
+                LOG.warn("pushing the {} book failed: {}", symbol, e.getClass().getSimpleName());
+            }
+        });
+    }
+
+    /** The book a books topic subscribes to (an unknown instType or symbol: empty). */
+    java.util.Optional<io.tas.trade.TradingService.Book> book(String instType, String symbol) {
+        try {
+            var category = io.tas.account.AccountEnums.Category.fromWire(instType.toUpperCase(java.util.Locale.ROOT));
+            return java.util.Optional.of(trading.orderBook(category, symbol.toUpperCase(java.util.Locale.ROOT), 50));
+        } catch (RuntimeException unknown) {
+            return java.util.Optional.empty();
+        }
     }
 
     /** An account's orders changed (committed): its order subscribers get them (its balances come through accountsCommitted). */
@@ -167,10 +192,12 @@ public final class StreamHub implements AutoCloseable {
     }
 
     private void pushOrders(long uid, List<Long> orderIds) {
-        if (connections.stream().noneMatch(c -> c.uid() == uid)) return;
+        if (connections.stream().noneMatch(c -> c.uid() == uid || c.hasBooks())) return;
         pusher.execute(() -> {
             try {
                 List<TradeOrder> changed = trading.orders(uid, orderIds);
+                changed.stream().filter(o -> "limit".equals(o.orderType())).map(o -> java.util.Map.entry(o.category(), o.symbol())).distinct()
+                        .forEach(e -> pushBooks(e.getKey(), e.getValue())); // a resting order came, went or filled
                 List<StreamViews.Order> orders = changed.stream().map(StreamViews::order).toList();
                 List<StreamViews.Fill> fills = connections.stream().anyMatch(c -> c.uid() == uid && c.subscribed("fill")) ? newFills(uid, changed) : List.of();
                 long ts = clock.millis();

@@ -91,6 +91,17 @@ final class StreamViews {
                 s(t.indexPrice()), s(t.markPrice()), s(t.fundingRate()), s(t.openInterest()), Long.toString(t.ts()));
     }
 
+    /** books1/5/15/50 (UTA, as ccxt.pro reads them): a and b as [price, size] strings; no checksum, as on UTA books. */
+    record BookView(List<List<String>> a, List<List<String>> b, String seq, String ts) {}
+
+    static BookView book(io.tas.trade.TradingService.Book book, int depth) {
+        return new BookView(levels(book.asks(), depth), levels(book.bids(), depth), Long.toString(book.ts()), Long.toString(book.ts()));
+    }
+
+    private static List<List<String>> levels(List<BigDecimal[]> levels, int depth) {
+        return levels.stream().limit(depth).map(l -> List.of(Json.plain(l[0]), Json.plain(l[1]))).toList();
+    }
+
     private static String s(BigDecimal v) { return v == null ? "" : Json.plain(v); }
 
     static String lower(String s) { return s.toLowerCase(Locale.ROOT); }

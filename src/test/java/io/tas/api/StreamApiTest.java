@@ -127,12 +127,20 @@ class StreamApiTest extends EngineServerTest {
                     + "{\"instType\":\"UTA\",\"topic\":\"fill\"}],\"uta\":true}");
             JsonNode ack = ws.next(n -> "subscribe".equals(n.path("event").asText()));
             assertThat(ack.path("arg").path("topic").asText()).isEqualTo("account");
+            // Every arg is in before the first change: the last ack (args are handled in order).
+            ws.next(n -> "subscribe".equals(n.path("event").asText()) && "fill".equals(n.path("arg").path("topic").asText()));
             JsonNode snapshot = ws.next(n -> is(n, "account", "snapshot"));
             assertThat(coin(snapshot, "USDT", "available")).isEqualByComparingTo("1000");
             assertThat(coin(snapshot, "USDT", "balance")).isEqualByComparingTo("1000");
 
-            pub.send("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"spot\",\"topic\":\"ticker\",\"symbol\":\"" + spot + "\"}]}");
-            pub.next(n -> "subscribe".equals(n.path("event").asText()));
+            pub.send("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"spot\",\"topic\":\"ticker\",\"symbol\":\"" + spot + "\"},"
+                    + "{\"instType\":\"spot\",\"topic\":\"books5\",\"symbol\":\"" + spot + "\"}]}");
+            pub.next(n -> "subscribe".equals(n.path("event").asText()) && "books5".equals(n.path("arg").path("topic").asText()));
+            // books5 answers the book at once: the ticker's level 1 (ask 100.01, bid 99.99, 5 each) and 4 more a side.
+            JsonNode book = pub.next(n -> "books5".equals(n.path("arg").path("topic").asText()) && n.has("action")).path("data").path(0);
+            assertThat(book.path("a")).hasSize(5);
+            assertThat(book.path("a").path(0).toString()).isEqualTo("[\"100.01\",\"5\"]");
+            assertThat(book.path("b").path(0).toString()).isEqualTo("[\"99.99\",\"5\"]");
 
             // A limit buy of 2 at 100 rests below the ask: 200 USDT frozen.
             String id = placed(c, "buy", "2", "100");
@@ -140,6 +148,10 @@ class StreamApiTest extends EngineServerTest {
             assertThat(live.path("data").path(0).path("orderId").asText()).isEqualTo(id);
             assertThat(live.path("data").path(0).path("orderStatus").asText()).isEqualTo("live");
             assertThat(live.path("data").path(0).path("category").asText()).isEqualTo("spot");
+            // The resting buy is the best bid now: the book is pushed again.
+            JsonNode bid = pub.next(n -> "books5".equals(n.path("arg").path("topic").asText()) && n.has("action")
+                    && n.path("data").path(0).path("b").path(0).path(0).asText().equals("100"));
+            assertThat(bid.path("data").path(0).path("b").path(0).path(1).asText()).isEqualTo("2");
             JsonNode frozen = ws.next(n -> is(n, "account", "update"));
             assertThat(coin(frozen, "USDT", "available")).isEqualByComparingTo("800");
             assertThat(coin(frozen, "USDT", "locked")).isEqualByComparingTo("200");

@@ -30,6 +30,7 @@ class TwoNodeStreamsTest extends TwoNodesTest {
             ws.next(n -> "login".equals(n.path("event").asText()));
             ws.send("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"UTA\",\"topic\":\"account\"},{\"instType\":\"UTA\",\"topic\":\"order\"},"
                     + "{\"instType\":\"spot\",\"topic\":\"ticker\",\"symbol\":\"" + spot + "\"}]}");
+            ws.next(n -> "subscribe".equals(n.path("event").asText()) && "ticker".equals(n.path("arg").path("topic").asText()));
             ws.next(n -> "account".equals(n.path("arg").path("topic").asText()) && "snapshot".equals(n.path("action").asText()));
 
             // Through node a: a limit buy of 2 at 100 rests, 200 USDT frozen.

@@ -174,8 +174,9 @@ class TradingConformanceTest {
         assertThat(r.output()).contains(
                 "ok watchBalance (uta) (USDT 1000/1000)",
                 "ok watchOrders + createOrder (open 2@100)",
+                "ok watchOrderBook (books5) (bid 100x2, ask 100.01x5, 5 levels)",
                 "ok watchTicker + watchMyTrades: a fill by a ticker move (last 99.4; the buy closed; maker 2@100, fee 0.002)");
-        assertThat(r.output()).containsPattern("(?m)^3 passed, 0 failed$");
+        assertThat(r.output()).containsPattern("(?m)^4 passed, 0 failed$");
         assertThat(r.exit()).as(r.output()).isZero();
     }
 }
