@@ -198,8 +198,9 @@ public final class App implements AutoCloseable {
                         r.any(pipeline::handle);
                     })
                     .addRouting(io.helidon.webserver.websocket.WsRouting.builder()
-                            .endpoint("/v3/ws/public", () -> streams.connection(false))
-                            .endpoint("/v3/ws/private", () -> streams.connection(true)))
+                            // Both paths serve every topic (D186): bitget-api sends public and private ones to one wsUrl.
+                            .endpoint("/v3/ws/public", streams::connection)
+                            .endpoint("/v3/ws/private", streams::connection))
                     // Requests refused before routing get the envelope too (issue 12 fuzz).
                     .directHandlers(io.tas.http.ProtocolErrors.all(clock))
                     // A stop waits this long for in-flight requests (SIGTERM, issue 11) before closing connections.

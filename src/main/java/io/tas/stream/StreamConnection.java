@@ -32,7 +32,6 @@ public final class StreamConnection implements WsListener {
     private static final Set<String> PUBLIC_TOPICS = Set.of("ticker", "books1", "books5", "books15", "books50");
 
     private final StreamHub hub;
-    private final boolean privateEndpoint;
     private final StringBuilder partial = new StringBuilder();
     /** Subscribed args, by (instType, topic, symbol) key, as the client sent them (echoed in pushes). */
     private final Map<String, ObjectNode> subscriptions = new ConcurrentHashMap<>();
@@ -45,10 +44,7 @@ public final class StreamConnection implements WsListener {
     private int inThisSecond;
     private final java.util.ArrayDeque<Long> subscribes = new java.util.ArrayDeque<>();
 
-    StreamConnection(StreamHub hub, boolean privateEndpoint) {
-        this.hub = hub;
-        this.privateEndpoint = privateEndpoint;
-    }
+    StreamConnection(StreamHub hub) { this.hub = hub; }
 
     long uid() { return uid; }
 
@@ -174,6 +170,12 @@ public final class StreamConnection implements WsListener {
                 error(30001, "channel doesn't exist: a classic account's key has the v2 channels", a);
                 continue;
             }
+            // A books topic must name a book: refused before it is acked.
+            java.util.Optional<io.tas.trade.TradingService.Book> book = on && BOOK_DEPTHS.containsKey(topic) ? hub.book(instType, symbol) : null;
+            if (book != null && book.isEmpty()) {
+                error(30001, "channel doesn't exist: no such symbol", a);
+                continue;
+            }
             String k = key(instType, topic, symbol);
             if (!on) {
                 subscriptions.remove(k);
@@ -190,10 +192,7 @@ public final class StreamConnection implements WsListener {
             long ts = hub.clock.millis();
             if (topic.equals("account")) pushPrivate("account", "snapshot", List.of(hub.account(uid)), ts);
             if (topic.equals("position")) pushPrivate("position", "snapshot", hub.positions(uid), ts);
-            if (BOOK_DEPTHS.containsKey(topic)) {
-                hub.book(instType, symbol).ifPresentOrElse(b -> pushBooks(instType.toLowerCase(java.util.Locale.ROOT), symbol.toUpperCase(java.util.Locale.ROOT), b, ts),
-                        () -> error(30001, "channel doesn't exist: no such symbol", a));
-            }
+            if (book != null) pushBooks(instType.toLowerCase(java.util.Locale.ROOT), symbol.toUpperCase(java.util.Locale.ROOT), book.get(), ts);
         }
     }
 

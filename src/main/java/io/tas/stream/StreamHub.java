@@ -81,8 +81,8 @@ public final class StreamHub implements AutoCloseable {
         }
     }
 
+    /** Queues a key for the other nodes (callers check `peers` first: a lone node builds no key). */
     private void announce(String key) {
-        if (!peers) return;
         outbox.add(KEY + nodeId + ":" + key);
         pusher.execute(this::flush);
     }
@@ -116,7 +116,7 @@ public final class StreamHub implements AutoCloseable {
     }
 
     /** A new connection's listener (one per WebSocket connection). */
-    public StreamConnection connection(boolean privateEndpoint) { return new StreamConnection(this, privateEndpoint); }
+    public StreamConnection connection() { return new StreamConnection(this); }
 
     /** websocket-wire.md: at most 100 connections per IP; false refuses this one. */
     static final int CONNECTIONS_PER_IP = 100;
@@ -147,7 +147,7 @@ public final class StreamHub implements AutoCloseable {
 
     /** A committed ticker: its subscribers here get it, and the other nodes hear of it. */
     public void tickerCommitted(Ticker t) {
-        announce("t:" + t.category().wire() + ":" + t.symbol());
+        if (peers) announce("t:" + t.category().wire() + ":" + t.symbol());
         pushTicker(t);
     }
 
@@ -187,7 +187,7 @@ public final class StreamHub implements AutoCloseable {
 
     /** An account's orders changed (committed): its order subscribers get them (its balances come through accountsCommitted). */
     public void ordersCommitted(long uid, List<Long> orderIds) {
-        announce("o:" + uid + ":" + String.join(",", orderIds.stream().map(String::valueOf).toList()));
+        if (peers) announce("o:" + uid + ":" + String.join(",", orderIds.stream().map(String::valueOf).toList()));
         pushOrders(uid, orderIds);
     }
 
@@ -232,7 +232,7 @@ public final class StreamHub implements AutoCloseable {
 
     /** Accounts whose balances a committed ledger transaction changed: their account and position subscribers get them. */
     public void accountsCommitted(Set<Long> uids) {
-        announce("a:" + String.join(",", uids.stream().map(String::valueOf).toList()));
+        if (peers) announce("a:" + String.join(",", uids.stream().map(String::valueOf).toList()));
         pushAccounts(uids);
     }
 

@@ -82,6 +82,10 @@ class StreamApiTest extends EngineServerTest {
             assertThat(good.path("code").asInt()).isZero();
             ws.send("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"SPOT\",\"topic\":\"nope\"}]}");
             assertThat(ws.next(n -> n.has("event")).path("code").asInt()).isEqualTo(30001);
+            ws.send("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"spot\",\"topic\":\"books5\",\"symbol\":\"NOPEUSDT\"}]}");
+            JsonNode noBook = ws.next(n -> n.has("event"));
+            assertThat(noBook.path("event").asText()).as("refused before any ack").isEqualTo("error");
+            assertThat(noBook.path("code").asInt()).isEqualTo(30001);
             ws.send("{not json");
             assertThat(ws.next(n -> n.has("event")).path("code").asInt()).isEqualTo(30016);
             // A classic account's key logs in, but the v3 private topics are not its channels.
