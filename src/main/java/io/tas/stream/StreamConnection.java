@@ -35,6 +35,7 @@ public final class StreamConnection implements WsListener {
     private final StringBuilder partial = new StringBuilder();
     /** Subscribed args, by (instType, topic, symbol) key, as the client sent them (echoed in pushes). */
     private final Map<String, ObjectNode> subscriptions = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicInteger bookSubscriptions = new java.util.concurrent.atomic.AtomicInteger();
     private volatile WsSession session;
     private volatile long uid = -1;
     private volatile String ip = "";
@@ -178,7 +179,7 @@ public final class StreamConnection implements WsListener {
             }
             String k = key(instType, topic, symbol);
             if (!on) {
-                subscriptions.remove(k);
+                if (subscriptions.remove(k) != null && BOOK_DEPTHS.containsKey(topic)) bookSubscriptions.decrementAndGet();
                 send(Json.MAPPER.createObjectNode().put("event", "unsubscribe").set("arg", a).toString());
                 continue;
             }
@@ -186,7 +187,7 @@ public final class StreamConnection implements WsListener {
                 error(30016, "too many channels", a);
                 continue;
             }
-            subscriptions.put(k, (ObjectNode) a);
+            if (subscriptions.put(k, (ObjectNode) a) == null && BOOK_DEPTHS.containsKey(topic)) bookSubscriptions.incrementAndGet();
             send(Json.MAPPER.createObjectNode().put("event", "subscribe").set("arg", a).toString());
             // websocket-wire.md: account and position answer a snapshot at once (position "data":[] when flat).
             long ts = hub.clock.millis();
@@ -209,11 +210,8 @@ public final class StreamConnection implements WsListener {
         }
     }
 
-    /** Whether this connection has any books topic. */
-    boolean hasBooks() {
-        for (String k : subscriptions.keySet()) if (BOOK_DEPTHS.containsKey(k.split("\\|", -1)[1])) return true;
-        return false;
-    }
+    /** Whether this connection has any books topic (asked for every committed order: a counter, not a scan). */
+    boolean hasBooks() { return bookSubscriptions.get() > 0; }
 
     /** Whether this connection has a books topic on the symbol. */
     boolean wantsBooks(String instType, String symbol) {

@@ -557,12 +557,10 @@ public final class TradingService {
 
     /** The orders' accounts are told once the transaction has committed (never for one that rolls back). */
     private void changedAfterCommit(Tx tx, List<TradeOrder> orders) {
-        Map<Long, List<Long>> byUid = new LinkedHashMap<>();
-        for (TradeOrder o : orders) {
-            List<Long> ids = byUid.computeIfAbsent(o.uid(), u -> new ArrayList<>());
-            if (!ids.contains(o.orderId())) ids.add(o.orderId());
-        }
-        if (!orderListeners.isEmpty()) tx.afterCommit(() -> byUid.forEach(this::changed));
+        if (orderListeners.isEmpty() || orders.isEmpty()) return;
+        Map<Long, Set<Long>> byUid = new LinkedHashMap<>();
+        for (TradeOrder o : orders) byUid.computeIfAbsent(o.uid(), u -> new java.util.LinkedHashSet<>()).add(o.orderId());
+        tx.afterCommit(() -> byUid.forEach((uid, ids) -> changed(uid, List.copyOf(ids))));
     }
 
     /** cancel-symbol-order: every working order of the account on one symbol, in one transaction. */
