@@ -5,22 +5,12 @@
 // settle on its spot balances, read back from the admin API.
 // Prints `ok <check> (<summary>)` / `FAIL <check>: <details>` and `N passed, M failed`; exits 0 only if all passed.
 import ccxt from 'ccxt';
-import { expectParsed as expectOrder, adminGet, adminPost, assert, baseUrl, checks, createInstruments, near, runTag, same, sameSet, setTicker } from './trading-fixture.mjs';
+import { expectParsed as expectOrder, adminGet, adminPost, assert, classicAccount, baseUrl, checks, createInstruments, near, runTag, same, sameSet, setTicker } from './trading-fixture.mjs';
 
 function client(creds) {
   const exchange = new ccxt.bitget({ apiKey: creds.apiKey, secret: creds.secret, password: creds.password, timeout: 15000 });
   for (const section of Object.keys(exchange.urls.api)) exchange.urls.api[section] = baseUrl;
   return exchange;
-}
-
-/** A new classic main account with a read-and-write key and the given balances of one wallet (spot, or unified: futures margin). */
-async function classicAccount(name, balances, wallet = 'spot') {
-  const { uid } = await adminPost('/admin/v1/accounts', { username: name, accountMode: 'CLASSIC' });
-  const key = await adminPost('/admin/v1/keys', { uid, passphrase: 'Trading1', permType: 'read-and-write', permissions: [] });
-  for (const [coin, amount] of Object.entries(balances)) {
-    await adminPost('/admin/v1/ledger/deposit', { uid, account: wallet, coin, amount, ref: `fund-${name}-${coin}` });
-  }
-  return { uid: String(uid), apiKey: key.accessKey, secret: key.secret, password: 'Trading1' };
 }
 
 /** uid's balance of coin in one wallet against hand-computed available/frozen; the other wallet must hold nothing. */

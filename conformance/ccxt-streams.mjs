@@ -1,23 +1,20 @@
-// ccxt.pro WebSocket conformance (issue 27, first streams): the real, unmodified ccxt 4.5.84 `pro.bitget` client, its
-// REST and WebSocket URLs pointed at the server (the unified-account streams, `uta: true`), watches the balance, an
-// order and a ticker while REST orders and a ticker move change them. Figures by hand from the ticker this script sets
-// (trading-fixture.mjs rules). Prints `ok <check> (<summary>)` / `FAIL <check>: <details>` and `N passed, M failed`.
+// ccxt.pro WebSocket conformance (issue 27): the real, unmodified ccxt 4.5.84 `pro.bitget` client, its REST and
+// WebSocket URLs pointed at the server (the unified-account streams, `uta: true`), watches the balance, orders, fills,
+// the whole and the incremental book, the ticker, public trades, candles and positions while REST orders and ticker
+// moves change them. Figures by hand from the ticker this script sets (trading-fixture.mjs rules). Prints `ok <check> (<summary>)` / `FAIL <check>: <details>` and `N passed, M failed`.
 import ccxt from 'ccxt';
-import { baseUrl, checks, createInstruments, fundedAccount, near, runTag, same, setTicker } from './trading-fixture.mjs';
+import { checks, createInstruments, fundedAccount, near, proClient, runTag, same, setTicker, settle } from './trading-fixture.mjs';
 
 const tag = runTag('CW');
 const { check, finish } = checks([[tag, 'BASE']]);
-const { base, spot } = await createInstruments(tag);
+const { base, spot, perp } = await createInstruments(tag);
 const S = `${base}/USDT`;
+const P = `P${base}/USDT:USDT`;
 await setTicker('SPOT', spot, { last: '100', ask: '100.01', bid: '99.99', size: '5' });
+await setTicker('USDT-FUTURES', perp, { last: '100', ask: '100.01', bid: '99.99', size: '10', mark: '99.99', fundingRate: '0.0001' });
 const A = await fundedAccount(`ccxt-ws-${tag}`, { USDT: '1000' });
 
-const ex = new ccxt.pro.bitget({ apiKey: A.apiKey, secret: A.secret, password: A.password, timeout: 15000, options: { uta: true } });
-for (const section of Object.keys(ex.urls.api)) if (typeof ex.urls.api[section] === 'string') ex.urls.api[section] = baseUrl;
-const wsBase = baseUrl.replace(/^http/, 'ws');
-Object.assign(ex.urls.api.ws, { utaPublic: `${wsBase}/v3/ws/public`, utaPrivate: `${wsBase}/v3/ws/private` });
-await ex.loadHttpProxyAgent(); // ccxt's own rule before a plain ws:// URL (websocket-wire.md)
-await ex.loadMarkets();
+const ex = await proClient(ccxt, A, { uta: true });
 
 await check('watchBalance (uta)', async () => {
   const b = await ex.watchBalance({ uta: true });
@@ -49,6 +46,7 @@ await check('watchOrderBook (books5)', async () => {
   return `bid ${ob.bids[0].join('x')}, ask ${ob.asks[0].join('x')}, 5 levels`;
 });
 
+let fillTime;
 await check('watchTicker + watchMyTrades: a fill by a ticker move', async () => {
   const watching = ex.watchTicker(S, { uta: true });
   const filled = ex.watchOrders(S, undefined, undefined, { uta: true });
@@ -56,13 +54,15 @@ await check('watchTicker + watchMyTrades: a fill by a ticker move', async () => 
   await new Promise((r) => setTimeout(r, 500)); // the ticker and fill subscriptions are in before the move
   // The ask falls to 99.5: the resting buy at 100 fills as maker.
   await setTicker('SPOT', spot, { last: '99.4', ask: '99.5', bid: '99.4', size: '5' });
-  const t = await watching;
+  let t = await watching; // the ticker as it was on subscribe, then the move
+  for (let i = 0; i < 5 && Number(t.last) !== 99.4; i++) t = await ex.watchTicker(S, { uta: true });
   near(t.last, '99.4', 'last');
   const orders = await filled;
   same(orders[orders.length - 1].status, 'closed', 'status');
   near(orders[orders.length - 1].filled, '2', 'filled');
   // The fill: 2 at the order's own price 100, as maker; fee 0.1% of the 2 bought, in the base coin.
   const [trade] = await trades;
+  fillTime = trade.timestamp;
   near(trade.price, '100', 'trade price');
   near(trade.amount, '2', 'trade amount');
   same(trade.takerOrMaker, 'maker', 'takerOrMaker');
@@ -71,5 +71,63 @@ await check('watchTicker + watchMyTrades: a fill by a ticker move', async () => 
   return `last ${t.last}; the buy closed; maker 2@100, fee 0.002`;
 });
 
+/** A level of ccxt's counted book: [price, size] (it keeps the pushed strings beside them, for the checksum). */
+const level = (l) => [l[0], l[1]];
+
+// ccxt keeps one book per symbol whatever the channel: the incremental one is watched by a client of its own.
+const books = await proClient(ccxt, {}, { uta: true });
+
+await check('watchOrderBook (books, incremental)', async () => {
+  // After the fill the book is the ticker's alone: bid 99.4, ask 99.5, 5 a level.
+  const first = await books.watchOrderBook(S, undefined, { uta: true });
+  same(JSON.stringify([level(first.bids[0]), level(first.asks[0])]), JSON.stringify([[99.4, 5], [99.5, 5]]), 'best bid and ask');
+  // The ask rises to 99.6, the bid falls to 99.3: an update of the changed levels only.
+  const next = books.watchOrderBook(S, undefined, { uta: true });
+  await setTicker('SPOT', spot, { last: '99.4', ask: '99.6', bid: '99.3', size: '5' });
+  const ob = await next;
+  same(JSON.stringify([level(ob.bids[0]), level(ob.asks[0])]), JSON.stringify([[99.3, 5], [99.6, 5]]), 'after the move');
+  // The book ccxt built from the snapshot and the update equals the REST order book after it, level for level.
+  const rest = await ex.fetchOrderBook(S, 50, { uta: true });
+  same(JSON.stringify([ob.bids.map(level), ob.asks.map(level)]), JSON.stringify([rest.bids, rest.asks]), 'the REST book');
+  return `bid ${level(ob.bids[0]).join('x')}, ask ${level(ob.asks[0]).join('x')}, as REST`;
+});
+
+await check('watchTrades + watchOHLCV (uta): a market buy', async () => {
+  const tape = ex.watchTrades(S, undefined, undefined, { uta: true });
+  await settle();
+  // The snapshot: the earlier fill, 2 at 100, the taker sold.
+  const before = await tape;
+  same(JSON.stringify(before.map((t) => [t.side, t.amount, t.price])), JSON.stringify([['sell', 2, 100]]), 'snapshot');
+  const next = ex.watchTrades(S, undefined, undefined, { uta: true });
+  // A market buy of 1 takes the ask 99.6.
+  await ex.createOrder(S, 'market', 'buy', 99.6, undefined, { uta: true, createMarketBuyOrderRequiresPrice: false });
+  const after = (await next).at(-1);
+  same(`${after.side} ${after.amount} ${after.price}`, 'buy 1 99.6', 'new trade');
+  // Its minute's candle closes at 99.6; its volume is 1, plus the earlier fill's 2 when both fell in one minute.
+  const minute = (ms) => Math.floor(ms / 60000);
+  const volume = minute(after.timestamp) === minute(fillTime) ? 3 : 1;
+  let c = (await ex.watchOHLCV(S, '1m', undefined, undefined, { uta: true })).at(-1);
+  for (let i = 0; i < 5 && Number(c[5]) !== volume; i++) c = (await ex.watchOHLCV(S, '1m', undefined, undefined, { uta: true })).at(-1);
+  near(c[4], '99.6', 'candle close');
+  near(c[5], String(volume), 'candle volume');
+  return `tape buy 1@99.6; candle C ${c[4]}, V as computed`;
+});
+
+await check('watchPositions (uta): a futures market buy', async () => {
+  const watching = ex.watchPositions([P], undefined, undefined, { uta: true });
+  await settle();
+  // Buy 1 at the ask 100.01, leverage 10; mark 99.99, so the PnL is -0.02.
+  await ex.createOrder(P, 'market', 'buy', 1, undefined, { uta: true });
+  let open = await watching; // the snapshot on subscribe is empty: flat
+  for (let i = 0; i < 5 && open.length === 0; i++) open = await ex.watchPositions([P], undefined, undefined, { uta: true });
+  const [p] = open;
+  same(`${p.symbol} ${p.side}`, `${P} long`, 'position');
+  near(p.contracts, '1', 'contracts');
+  near(p.entryPrice, '100.01', 'entryPrice');
+  near(p.unrealizedPnl, '-0.02', 'unrealizedPnl');
+  return `long 1@${p.entryPrice} upl ${p.unrealizedPnl}`;
+});
+
 await ex.close();
+await books.close();
 finish();

@@ -3,9 +3,9 @@
 // in, subscribes the unified account and order topics and a public ticker, and receives what a REST order and a ticker
 // move change, after their commit. Figures by hand from the ticker this script sets (trading-fixture.mjs rules).
 // Prints `ok <check> (<summary>)` / `FAIL <check>: <details>` and `N passed, M failed`; exits 0 only if all passed.
-import { RestClientV3, WebsocketClientV3 } from 'bitget-api';
+import { RestClientV2, RestClientV3, WebsocketClientV2, WebsocketClientV3 } from 'bitget-api';
 import {
-  sdkData as data, assert, baseUrl, checks, createInstruments, fundedAccount, near, runTag, same, setTicker,
+  sdkData as data, adminPost, assert, baseUrl, checks, createInstruments, fundedAccount, near, runTag, same, setTicker,
 } from './trading-fixture.mjs';
 
 const tag = runTag('WS');
@@ -73,4 +73,51 @@ await check('v3 ws public ticker on the same URL', async () => {
 });
 
 ws.closeAll(true);
+
+// ---- v2: a classic account's channels through WebsocketClientV2, also with only wsUrl set ----
+const { uid: classicUid } = await adminPost('/admin/v1/accounts', { username: `ws-classic-${tag}`, accountMode: 'CLASSIC' });
+const classicKey = await adminPost('/admin/v1/keys', { uid: classicUid, passphrase: 'Trading1', permType: 'read-and-write', permissions: [] });
+await adminPost('/admin/v1/ledger/deposit', { uid: classicUid, account: 'spot', coin: 'USDT', amount: '1000', ref: `fund-ws-classic-${tag}` });
+const K = { apiKey: classicKey.accessKey, apiSecret: classicKey.secret, apiPass: 'Trading1' };
+const restV2 = new RestClientV2({ ...K, baseUrl }, { timeout: 15000 });
+const wsV2 = new WebsocketClientV2({ ...K, wsUrl: baseUrl.replace(/^http/, 'ws') + '/v2/ws/private' }, silent);
+let reconnected = false;
+wsV2.on('update', (e) => updates.push(e));
+wsV2.on('reconnected', () => { reconnected = true; });
+const spotUsdt = (e) => (e.data ?? []).find((c) => c.coin === 'USDT');
+
+await check('v2 ws login + spot account snapshot', async () => {
+  const from = updates.length;
+  wsV2.subscribeTopic('SPOT', 'account');
+  wsV2.subscribeTopic('SPOT', 'orders');
+  const snap = await next((e) => e.arg?.channel === 'account' && e.arg?.instType === 'SPOT', from);
+  near(spotUsdt(snap).available, '1000', 'USDT available');
+  await new Promise((r) => setTimeout(r, 300)); // the orders channel's ack follows
+  return `USDT ${spotUsdt(snap).available}`;
+});
+
+await check('v2 ws orders + account after a REST order', async () => {
+  const from = updates.length;
+  // The ask is 99.5 after the fill above: a limit buy of 1 at 99 rests, 99 USDT frozen.
+  const placed = await data(restV2.spotSubmitOrder({ symbol: spot, side: 'buy', orderType: 'limit', force: 'gtc', size: '1', price: '99' }));
+  const order = await next((e) => e.arg?.channel === 'orders' && e.data?.[0]?.orderId === placed.orderId, from);
+  same(order.data[0].status, 'live', 'status');
+  same(order.data[0].instId, spot, 'instId');
+  const account = await next((e) => e.arg?.channel === 'account' && spotUsdt(e)?.frozen === '99', from);
+  near(spotUsdt(account).available, '901', 'USDT available');
+  return `live; USDT ${spotUsdt(account).available}/${spotUsdt(account).frozen}`;
+});
+
+await check('v2 ws a forced disconnect: reconnect, login, resubscribe, fresh snapshot', async () => {
+  const from = updates.length;
+  const { closed } = await adminPost('/admin/v1/streams/disconnect', { uid: classicUid });
+  same(closed, 1, 'connections closed');
+  const snap = await next((e) => e.arg?.channel === 'account' && e.action === 'snapshot', from);
+  assert(reconnected, 'reconnected event');
+  near(spotUsdt(snap).available, '901', 'USDT available');
+  near(spotUsdt(snap).frozen, '99', 'USDT frozen');
+  return `reconnected; USDT ${spotUsdt(snap).available}/${spotUsdt(snap).frozen}`;
+});
+
+wsV2.closeAll(true);
 finish();

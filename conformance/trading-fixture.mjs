@@ -108,6 +108,39 @@ export async function fundedAccount(name, balances) {
   return { uid: String(uid), apiKey: key.accessKey, secret: key.secret, password: 'Trading1' };
 }
 
+/**
+ * A new classic main account with a read-and-write key and the given balances of one wallet (spot, or unified: futures
+ * margin): { uid, apiKey, secret, password }.
+ */
+export async function classicAccount(name, balances, wallet = 'spot') {
+  const { uid } = await adminPost('/admin/v1/accounts', { username: name, accountMode: 'CLASSIC' });
+  const key = await adminPost('/admin/v1/keys', { uid, passphrase: 'Trading1', permType: 'read-and-write', permissions: [] });
+  for (const [coin, amount] of Object.entries(balances)) {
+    await adminPost('/admin/v1/ledger/deposit', { uid, account: wallet, coin, amount, ref: `fund-${name}-${coin}` });
+  }
+  return { uid: String(uid), apiKey: key.accessKey, secret: key.secret, password: 'Trading1' };
+}
+
+/**
+ * ccxt.pro's bitget (the `ccxt` module passed in) with every REST host and the WebSocket URLs of the family pointed at
+ * the server (unified: utaPublic/utaPrivate on /v3; classic: public/private on /v2), markets loaded. creds may be empty
+ * for public channels only.
+ */
+export async function proClient(ccxt, creds, { uta }) {
+  const ex = new ccxt.pro.bitget({ apiKey: creds.apiKey, secret: creds.secret, password: creds.password, timeout: 15000,
+    options: uta ? { uta: true } : {} });
+  for (const section of Object.keys(ex.urls.api)) if (typeof ex.urls.api[section] === 'string') ex.urls.api[section] = baseUrl;
+  const ws = baseUrl.replace(/^http/, 'ws');
+  Object.assign(ex.urls.api.ws, uta ? { utaPublic: `${ws}/v3/ws/public`, utaPrivate: `${ws}/v3/ws/private` }
+    : { public: `${ws}/v2/ws/public`, private: `${ws}/v2/ws/private` });
+  await ex.loadHttpProxyAgent(); // ccxt's own rule before a plain ws:// URL (websocket-wire.md)
+  await ex.loadMarkets();
+  return ex;
+}
+
+/** A pause so that subscriptions are in before the change that follows. */
+export const settle = (ms = 400) => new Promise((r) => setTimeout(r, ms));
+
 /** The unified ledger of uid as { coin: { available, frozen, debt } } (numbers). */
 export async function balances(uid) {
   const out = {};

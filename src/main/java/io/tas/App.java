@@ -162,15 +162,16 @@ public final class App implements AutoCloseable {
             RequestPipeline pipeline = new RequestPipeline(routes, authenticator,
                     d.accounts, limiter, clock, config.maxBodyBytes(), metrics, TrustedProxies.parse(config.trustedProxies()));
             // Issue 27: the WebSocket streams, told of tickers and order changes after their commit (D186).
-            io.tas.stream.StreamHub streams = new io.tas.stream.StreamHub(authenticator, clock, d.trading,
-                    new AssetsRoutes(d.ledger, d.prices, d.positions), d.positions, d.spot, d.market, changes, db, lease.nodeId());
+            io.tas.stream.StreamHub streams = new io.tas.stream.StreamHub(authenticator, clock, new io.tas.stream.StreamHub.Sources(
+                    d.trading, new AssetsRoutes(d.ledger, d.prices, d.positions), d.positions, d.spot, d.market, d.ledger,
+                    new io.tas.position.MixAccountRoutes(d.ledger, d.positions, d.market, d.prices, d.accounts, d.leverage),
+                    new io.tas.marketdata.StreamFeed(d.tape)), changes, db, lease.nodeId());
             opened.push(streams);
             d.market.onTicker(streams::tickerCommitted);
             d.trading.onOrders(streams::ordersCommitted);
             d.ledger.onCommitted(streams::accountsCommitted);
-            Gauge.builder("tas_ws_connections", streams, io.tas.stream.StreamHub::connections).strongReference(true)
-                    .description("open WebSocket stream connections on this node").register(metrics);
-            AdminSurface adminSurface = adminSurface(config, clock, db, changes, jobs, limiter, d);
+            streams.bindMetrics(metrics);
+            AdminSurface adminSurface = adminSurface(config, clock, db, changes, jobs, limiter, d, streams);
             AdminRoutes admin = new AdminRoutes(adminSurface, d.keys, config.adminToken(), clock, metrics,
                     config.adminMaxBodyBytes(), config.seedMaxBytes());
             SandboxControls.follow(clock, db, changes); // an advance on another node moves this node's sandbox clock
@@ -198,9 +199,11 @@ public final class App implements AutoCloseable {
                         r.any(pipeline::handle);
                     })
                     .addRouting(io.helidon.webserver.websocket.WsRouting.builder()
-                            // Both paths serve every topic (D186): bitget-api sends public and private ones to one wsUrl.
+                            // Every path serves every channel (D186, D187): bitget-api sends public and private ones to one wsUrl.
                             .endpoint("/v3/ws/public", streams::connection)
-                            .endpoint("/v3/ws/private", streams::connection))
+                            .endpoint("/v3/ws/private", streams::connection)
+                            .endpoint("/v2/ws/public", streams::connection)
+                            .endpoint("/v2/ws/private", streams::connection))
                     // Requests refused before routing get the envelope too (issue 12 fuzz).
                     .directHandlers(io.tas.http.ProtocolErrors.all(clock))
                     // A stop waits this long for in-flight requests (SIGTERM, issue 11) before closing connections.
@@ -327,12 +330,13 @@ public final class App implements AutoCloseable {
     }
 
     /** The control plane over the node's services: provisioning, money, records, seeds and the sandbox controls. */
-    private static AdminSurface adminSurface(Config config, Clock clock, Database db, ChangeFeed changes, Jobs jobs, RateLimiter limiter, Domain d) {
+    private static AdminSurface adminSurface(Config config, Clock clock, Database db, ChangeFeed changes, Jobs jobs, RateLimiter limiter, Domain d,
+                                             io.tas.stream.StreamHub streams) {
         Provisioning provisioning = new Provisioning(db, clock, d.accounts, d.keys, d.market, limiter, d.reality);
         MoneyAdmin money = new MoneyAdmin(d.accounts, d.market, d.ledger, d.loans, d.positions, d.unifiedRecords);
         RecordsAdmin records = new RecordsAdmin(clock, d.positionHistory, d.strategies, d.copyTrading, d.spot, d.unifiedRecords);
         return new AdminSurface(provisioning, money, records, new SeedApplier(db, d.ledger, provisioning, money, records),
-                new SandboxControls(config.sandbox(), clock, jobs, db, changes, provisioning::reset));
+                new SandboxControls(config.sandbox(), clock, jobs, db, changes, provisioning::reset), streams);
     }
 
     public int port() { return server.port(); }

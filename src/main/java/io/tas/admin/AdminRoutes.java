@@ -42,6 +42,9 @@ public final class AdminRoutes {
 
     public record RealityAllowed(Boolean allowed) {}
 
+    /** Body of a streams disconnect: {"uid": 1000000001}, or {} for every connection of this node. */
+    public record Disconnect(Long uid) {}
+
     public record KeyView(String accessKey, String secret, String uid, String label, String permType, List<String> permissions, String ips) {}
 
     public void register(HttpRouting.Builder r) {
@@ -76,6 +79,12 @@ public final class AdminRoutes {
             return null;
         }));
         r.post("/admin/v1/tickers", http.guarded(req -> provisioning.putTicker(http.read(req, SeedTicker.class)).symbol()));
+        // Issue 27: this node's streams; a disconnect makes clients reconnect, log in and subscribe again (D187).
+        r.get("/admin/v1/streams", http.guarded(req -> admin.streams().summary()));
+        r.post("/admin/v1/streams/disconnect", http.guarded(req -> {
+            Disconnect d = http.read(req, Disconnect.class);
+            return Map.of("closed", admin.streams().disconnect(d == null ? null : d.uid()));
+        }));
         new MoneyAdminRoutes(admin.money(), admin.records(), http).register(r);
         new SandboxAdminRoutes(sandbox, http).register(r);
         new RecordsAdminRoutes(admin.records(), http).register(r);

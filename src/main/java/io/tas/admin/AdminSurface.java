@@ -5,4 +5,5 @@ package io.tas.admin;
  * the money core, record feeds, seeds and the sandbox controls. App.start builds it over the domain services; the
  * admin routes, the CLI's start-up seeding and tests use it.
  */
-public record AdminSurface(Provisioning provisioning, MoneyAdmin money, RecordsAdmin records, SeedApplier seeds, SandboxControls sandbox) {}
+public record AdminSurface(Provisioning provisioning, MoneyAdmin money, RecordsAdmin records, SeedApplier seeds, SandboxControls sandbox,
+                           io.tas.stream.StreamHub streams) {}

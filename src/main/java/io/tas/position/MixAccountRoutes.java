@@ -76,8 +76,12 @@ public final class MixAccountRoutes implements Routes.Feature {
                            BigDecimal equity, BigDecimal usdtEquity, BigDecimal btcEquity) {}
 
     private List<AccountLine> accountsRow(ApiRequest r) {
-        Category category = productType(r.params().require("productType"));
-        return marginCoins(category).stream().map(coin -> figures(r.uid(), category, coin)).map(f -> new AccountLine(f.coin(),
+        return lines(r.uid(), productType(r.params().require("productType")));
+    }
+
+    /** One line per margin coin of a futures category, as the accounts row and the v2 futures account channel show them. */
+    public List<AccountLine> lines(long uid, Category category) {
+        return marginCoins(category).stream().map(coin -> figures(uid, category, coin)).map(f -> new AccountLine(f.coin(),
                 Json.plain(f.frozen()), Json.plain(f.available()), Json.plain(f.available()), Json.plain(f.available()),
                 Json.plain(f.available()), Json.plain(f.equity()), Json.plain(f.usdtEquity()), Json.plain(f.btcEquity()), "0",
                 Json.plain(f.crossedUpl().add(f.isolatedUpl())), "0", Json.plain(f.crossedUpl()), Json.plain(f.isolatedUpl()), "single"))

@@ -17,8 +17,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * One WebSocket connection (websocket-wire.md): the text ping answered with pong, login, subscribe and unsubscribe,
- * and the pushes of what it subscribed. Public topics need no login; private ones (instType UTA) need a login of a
- * unified account's key, on either path, since bitget-api sends both kinds to one URL (D186).
+ * and the pushes of what it subscribed. Public channels need no login; private ones need a login, a unified account's
+ * key for the v3 topics and a classic one's for the v2 channels, on any path, since bitget-api sends both kinds to one
+ * URL (D186). Frames leave through a queue of their own, so a client that stops reading holds up no one (D187).
  */
 public final class StreamConnection implements WsListener {
     /** websocket-wire.md: at most 15 args a frame (bitget-api), 1000 channels a connection; a frame larger than this is refused. */
@@ -26,30 +27,71 @@ public final class StreamConnection implements WsListener {
     /** websocket-wire.md "Keep-alive": at most 10 messages a second, 240 subscribe requests an hour (30006 beyond). */
     static final int MESSAGES_PER_SECOND = 10, SUBSCRIBES_PER_HOUR = 240;
     public static final int MAX_FRAME_CHARS = 64 * 1024;
-    private static final Set<String> PRIVATE_TOPICS = Set.of("account", "position", "order", "fill");
-    /** Public topics; books1/5/15/50 are whole books, pushed whole at every change (D186). */
-    private static final Map<String, Integer> BOOK_DEPTHS = Map.of("books1", 1, "books5", 5, "books15", 15, "books50", 50);
-    private static final Set<String> PUBLIC_TOPICS = Set.of("ticker", "books1", "books5", "books15", "books50");
+
+    /** A subscription: its channel, the arg as the client sent it (echoed in pushes), and whether its snapshot went out. */
+    static final class Sub {
+        private final StreamChannel channel;
+        private final ObjectNode arg;
+        private volatile boolean ready;
+
+        Sub(StreamChannel channel, ObjectNode arg) {
+            this.channel = channel;
+            this.arg = arg;
+        }
+
+        StreamChannel channel() { return channel; }
+
+        ObjectNode arg() { return arg; }
+
+        /** Pushes wait for the snapshot: an update before it would apply to nothing. */
+        boolean ready() { return ready; }
+
+        void ready(boolean r) { ready = r; }
+    }
 
     private final StreamHub hub;
     private final StringBuilder partial = new StringBuilder();
-    /** Subscribed args, by (instType, topic, symbol) key, as the client sent them (echoed in pushes). */
-    private final Map<String, ObjectNode> subscriptions = new ConcurrentHashMap<>();
-    private final java.util.concurrent.atomic.AtomicInteger bookSubscriptions = new java.util.concurrent.atomic.AtomicInteger();
+    /** The rest of a message already answered as too large is read and dropped. */
+    private boolean discarding;
+    private final Map<String, Sub> subscriptions = new ConcurrentHashMap<>();
+    /** Subscriptions to a book, trades or candles: asked for every committed order, so a counter, not a scan. */
+    private final java.util.concurrent.atomic.AtomicInteger followingBooks = new java.util.concurrent.atomic.AtomicInteger();
     private volatile WsSession session;
+    /** The logged-in account, -1 before a login. */
     private volatile long uid = -1;
+    private volatile boolean unified;
     private volatile String ip = "";
     /** When the last frame arrived (System.nanoTime): a connection silent for 2 minutes is closed (StreamHub.closeIdle). */
     private volatile long lastFrameNanos = System.nanoTime();
     private long secondStarted = System.nanoTime();
     private int inThisSecond;
     private final java.util.ArrayDeque<Long> subscribes = new java.util.ArrayDeque<>();
+    // The outgoing queue: one writer at a time drains it; beyond the hub's limit the client is too slow and is let go.
+    private final java.util.concurrent.ConcurrentLinkedQueue<Object> outbox = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+    /** A pong to a client's ping frame: it leaves through the queue too, as two writers on one socket garble frames. */
+    private record Pong(io.helidon.common.buffers.BufferData payload) {}
+    private final java.util.concurrent.atomic.AtomicLong queuedChars = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicBoolean draining = new java.util.concurrent.atomic.AtomicBoolean();
+    private volatile boolean closing, closeSent;
+    private volatile String closeWhy = "";
 
     StreamConnection(StreamHub hub) { this.hub = hub; }
 
     long uid() { return uid; }
 
-    boolean subscribed(String topic) { return subscriptions.containsKey(key("UTA", topic, null)); }
+    boolean unified() { return unified; }
+
+    java.util.Collection<Sub> subscriptions() { return subscriptions.values(); }
+
+    /** Whether this connection subscribed a private channel of this kind (a quick check before reading anything). */
+    boolean wants(StreamChannel.Kind kind) {
+        for (Sub s : subscriptions.values()) if (s.channel().kind() == kind) return true;
+        return false;
+    }
+
+    /** Whether this connection follows any book, trades or candles (asked for every committed order). */
+    boolean followsBooks() { return followingBooks.get() > 0; }
 
     long lastFrameNanos() { return lastFrameNanos; }
 
@@ -62,37 +104,58 @@ public final class StreamConnection implements WsListener {
         ip = peer instanceof java.net.InetSocketAddress inet ? inet.getAddress().getHostAddress() : String.valueOf(peer);
         if (!hub.opened(this)) {
             error(30007, "request over limit, connection close");
-            close("too many connections from " + ip);
+            close("too many connections from " + ip, "connections_per_ip");
         }
     }
 
     @Override
-    public void onClose(WsSession s, int status, String reason) { hub.closed(this); }
+    public void onClose(WsSession s, int status, String reason) { hub.closed(this, "client"); }
 
     @Override
-    public void onError(WsSession s, Throwable t) { hub.closed(this); }
+    public void onError(WsSession s, Throwable t) { hub.closed(this, "error"); }
 
+    /** A ping frame (websocket-wire.md: clients send the text ping; a control ping still gets its pong, in turn). */
     @Override
-    public void onMessage(WsSession s, String text, boolean last) {
-        if (partial.length() + text.length() > MAX_FRAME_CHARS) {
-            partial.setLength(0);
-            error(30016, "frame too large");
-            return;
-        }
-        partial.append(text);
-        if (!last) return;
-        String frame = partial.toString();
-        partial.setLength(0);
+    public void onPing(WsSession s, io.helidon.common.buffers.BufferData payload) {
+        if (closing || session == null) return;
+        outbox.add(new Pong(payload.copy()));
+        drain();
+    }
+
+    /** Binary frames are not part of the protocol: each is answered 30016 (and counts toward the frame limit). */
+    @Override
+    public void onMessage(WsSession s, io.helidon.common.buffers.BufferData bytes, boolean last) {
+        if (last && admit()) error(30016, "Param error: binary frames are not read");
+    }
+
+    /** A whole frame arrived: it keeps the connection alive, and more than 10 in a second are answered 30006. */
+    private boolean admit() {
         long now = System.nanoTime();
         lastFrameNanos = now;
         if (now - secondStarted >= 1_000_000_000L) {
             secondStarted = now;
             inThisSecond = 0;
         }
-        if (++inThisSecond > MESSAGES_PER_SECOND) {
+        if (++inThisSecond > hub.messagesPerSecond()) {
             error(30006, "request too many");
+            return false;
+        }
+        return true;
+    }
+
+    @Override
+    public void onMessage(WsSession s, String text, boolean last) {
+        if (discarding || partial.length() + text.length() > MAX_FRAME_CHARS) {
+            if (!discarding) error(30016, "frame too large"); // once a message, however many fragments follow
+            partial.setLength(0);
+            discarding = !last;
             return;
         }
+        partial.append(text);
+        if (!last) return;
+        String frame = partial.toString();
+        partial.setLength(0);
+        if (!admit()) return;
         if (frame.equals("ping")) {
             send("pong");
             return;
@@ -120,7 +183,8 @@ public final class StreamConnection implements WsListener {
         try {
             // The connection's own peer (REST reads a trusted proxy's header; a WebSocket upgrade through one is not served yet).
             Caller caller = hub.authenticator.login(text(a, "apiKey"), text(a, "passphrase"), text(a, "timestamp"), text(a, "sign"), ip);
-            uid = caller.account().kind() == AccountKind.UNIFIED ? caller.account().uid() : -2;
+            unified = caller.account().kind() == AccountKind.UNIFIED;
+            uid = caller.account().uid();
             send(Json.MAPPER.createObjectNode().put("event", "login").put("code", 0).toString()); // the number 0 (bitget-api)
         } catch (ApiException e) {
             error(loginCode(e.error()), e.getMessage());
@@ -156,30 +220,29 @@ public final class StreamConnection implements WsListener {
                 error(30016, "Param error: arg");
                 continue;
             }
-            String instType = text(a, "instType"), topic = text(a, "topic"), symbol = text(a, "symbol");
-            boolean isPrivate = "UTA".equals(instType) && PRIVATE_TOPICS.contains(topic);
-            boolean isPublic = instType != null && !instType.equals("UTA") && PUBLIC_TOPICS.contains(topic) && symbol != null;
-            if (!isPrivate && !isPublic) {
+            java.util.Optional<StreamChannel> parsed = StreamChannel.parse(a);
+            if (parsed.isEmpty()) {
                 error(30001, "channel doesn't exist", a);
                 continue;
             }
-            if (isPrivate && uid == -1) {
+            StreamChannel ch = parsed.get();
+            if (ch.kind().isPrivate && uid == -1) {
                 error(30004, "User must be logged in", a);
                 continue;
             }
-            if (isPrivate && uid < 0) {
-                error(30001, "channel doesn't exist: a classic account's key has the v2 channels", a);
+            if (ch.kind().isPrivate && ch.v2() == unified) {
+                error(30001, unified ? "channel doesn't exist: a unified account's key has the v3 topics"
+                        : "channel doesn't exist: a classic account's key has the v2 channels", a);
                 continue;
             }
-            // A books topic must name a book: refused before it is acked.
-            java.util.Optional<io.tas.trade.TradingService.Book> book = on && BOOK_DEPTHS.containsKey(topic) ? hub.book(instType, symbol) : null;
-            if (book != null && book.isEmpty()) {
-                error(30001, "channel doesn't exist: no such symbol", a);
+            // A public channel must name a book, and a candle channel an interval: refused before any ack.
+            if (on && !ch.kind().isPrivate && !hub.exists(ch)) {
+                error(30001, "channel doesn't exist: " + ch.instType() + " " + ch.name() + " " + ch.target(), a);
                 continue;
             }
-            String k = key(instType, topic, symbol);
+            String k = ch.key();
             if (!on) {
-                if (subscriptions.remove(k) != null && BOOK_DEPTHS.containsKey(topic)) bookSubscriptions.decrementAndGet();
+                if (subscriptions.remove(k) != null && ch.kind().followsBook()) followingBooks.decrementAndGet();
                 send(Json.MAPPER.createObjectNode().put("event", "unsubscribe").set("arg", a).toString());
                 continue;
             }
@@ -187,46 +250,20 @@ public final class StreamConnection implements WsListener {
                 error(30016, "too many channels", a);
                 continue;
             }
-            if (subscriptions.put(k, (ObjectNode) a) == null && BOOK_DEPTHS.containsKey(topic)) bookSubscriptions.incrementAndGet();
+            Sub sub = subscriptions.computeIfAbsent(k, x -> {
+                if (ch.kind().followsBook()) followingBooks.incrementAndGet();
+                return new Sub(ch, (ObjectNode) a);
+            });
             send(Json.MAPPER.createObjectNode().put("event", "subscribe").set("arg", a).toString());
-            // websocket-wire.md: account and position answer a snapshot at once (position "data":[] when flat).
-            long ts = hub.clock.millis();
-            if (topic.equals("account")) pushPrivate("account", "snapshot", List.of(hub.account(uid)), ts);
-            if (topic.equals("position")) pushPrivate("position", "snapshot", hub.positions(uid), ts);
-            if (book != null) pushBooks(instType.toLowerCase(java.util.Locale.ROOT), symbol.toUpperCase(java.util.Locale.ROOT), book.get(), ts);
+            hub.subscribed(this, sub); // its snapshot, if it has one, from the pusher thread
         }
     }
 
-    void pushTicker(String instType, String symbol, StreamViews.TickerView view, long ts) {
-        ObjectNode arg = subscriptions.get(key(instType, "ticker", symbol));
-        if (arg != null) push(new StreamViews.Push("snapshot", arg, ts, List.of(view)));
-    }
-
-    /** Every books topic this connection has on the symbol, at its depth. */
-    void pushBooks(String instType, String symbol, io.tas.trade.TradingService.Book book, long ts) {
-        for (var e : BOOK_DEPTHS.entrySet()) {
-            ObjectNode arg = subscriptions.get(key(instType, e.getKey(), symbol));
-            if (arg != null) push(new StreamViews.Push("snapshot", arg, ts, List.of(StreamViews.book(book, e.getValue()))));
-        }
-    }
-
-    /** Whether this connection has any books topic (asked for every committed order: a counter, not a scan). */
-    boolean hasBooks() { return bookSubscriptions.get() > 0; }
-
-    /** Whether this connection has a books topic on the symbol. */
-    boolean wantsBooks(String instType, String symbol) {
-        for (String topic : BOOK_DEPTHS.keySet()) if (subscriptions.containsKey(key(instType, topic, symbol))) return true;
-        return false;
-    }
-
-    void pushPrivate(String topic, String action, List<?> data, long ts) {
-        ObjectNode arg = subscriptions.get(key("UTA", topic, null));
-        if (arg != null) push(new StreamViews.Push(action, arg, ts, data));
-    }
-
-    private void push(StreamViews.Push p) {
+    /** A push to one subscription of this connection. */
+    void push(Sub s, String action, List<?> data, long ts) {
         try {
-            send(Json.MAPPER.writeValueAsString(p));
+            send(Json.MAPPER.writeValueAsString(new StreamViews.Push(action, s.arg(), ts, data)));
+            hub.pushed();
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
@@ -240,43 +277,105 @@ public final class StreamConnection implements WsListener {
         send(e.toString());
     }
 
-    /** Pushes come from the hub's thread, answers from the connection's: one frame at a time. */
-    private synchronized void send(String text) {
+    /**
+     * Queues a frame; one writer at a time sends them in order. A client whose unsent frames pass the hub's limit
+     * reads too slowly: it gets 30007 and the close, and the socket is cut if it cannot take even those (D187).
+     */
+    private void send(String text) {
+        if (closing || session == null) return; // after a close is asked for, nothing more is queued
+        if (queuedChars.addAndGet(text.length()) > hub.sendBufferChars()) {
+            closeWhy = "slow consumer";
+            closing = true;
+            outbox.add(Json.MAPPER.createObjectNode().put("event", "error").put("code", 30007)
+                    .put("msg", "request over limit, connection close: the client reads too slowly").toString());
+            hub.closed(this, "slow_consumer");
+            hub.cutLater(this);
+            drain();
+            return;
+        }
+        outbox.add(text);
+        drain();
+    }
+
+    /** Starts a writer unless one is running. */
+    private void drain() {
+        if (draining.compareAndSet(false, true)) hub.writers.execute(this::write);
+    }
+
+    private void write() {
+        while (true) {
+            for (Object o; (o = outbox.poll()) != null; ) {
+                try {
+                    if (o instanceof Pong p) {
+                        session.pong(p.payload());
+                        continue;
+                    }
+                    String t = (String) o;
+                    queuedChars.addAndGet(-t.length());
+                    session.send(t, true);
+                } catch (RuntimeException gone) {
+                    outbox.clear();
+                    hub.closed(this, "error");
+                    return; // draining stays set: nothing more is sent
+                }
+            }
+            if (closing && !closeSent) {
+                closeSent = true;
+                closeSession(closeWhy);
+            }
+            draining.set(false);
+            boolean more = !outbox.isEmpty() || (closing && !closeSent); // a close asked for after the check above
+            if (!more || !draining.compareAndSet(false, true)) return;
+        }
+    }
+
+    /**
+     * Whether the socket is still there. Helidon tells no listener when the client's socket ends without a close frame
+     * (the read that fails is outside its handler's try), so the hub looks every few seconds (StreamHub.sweep).
+     */
+    boolean socketOpen() {
         WsSession s = session;
-        if (s == null) return;
+        if (s == null) return true;
         try {
-            s.send(text, true);
-        } catch (RuntimeException closed) {
-            hub.closed(this);
+            return ((io.helidon.webserver.ConnectionContext) s.socketContext()).serverSocket().isConnected();
+        } catch (RuntimeException unknown) {
+            return true; // a socket that cannot say: the idle sweep still ends it
+        }
+    }
+
+    /** Cuts the socket of a slow client that did not take its close in time (the writer may be blocked on it). */
+    void cut() {
+        try {
+            ((io.helidon.webserver.ConnectionContext) session.socketContext()).serverSocket().close();
+        } catch (RuntimeException ignored) {
+            // already gone
         }
     }
 
     /** websocket-wire.md "Notices": the upgrade notice, then the close, on a graceful stop. */
     void closeForShutdown() {
         error(30033, "Service upgrade in progress. Connection reset imminent. Please reconnect.");
-        close("shutdown");
+        close("shutdown", "shutdown");
     }
 
-    void close(String reason) {
-        hub.closed(this);
+    /** Closes after what is queued (the writer sends the close frame last). */
+    void close(String why, String reason) {
+        hub.closed(this, reason);
+        closeWhy = why;
+        closing = true;
+        drain();
+    }
+
+    private void closeSession(String why) {
         WsSession s = session;
         if (s == null) return;
-        synchronized (this) {
-            try {
-                s.close(io.helidon.websocket.WsCloseCodes.NORMAL_CLOSE, reason);
-            } catch (RuntimeException ignored) {
-                // already gone
-            }
+        try {
+            s.close(io.helidon.websocket.WsCloseCodes.NORMAL_CLOSE, why);
+        } catch (RuntimeException ignored) {
+            // already gone
         }
     }
 
-    private static String key(String instType, String topic, String symbol) {
-        return (instType == null ? "" : instType.toLowerCase(java.util.Locale.ROOT)) + "|" + topic + "|" + (symbol == null ? "" : symbol.toUpperCase(java.util.Locale.ROOT));
-    }
-
     /** A string or number field as text (ccxt sends the timestamp as a string, bitget-api as a number). */
-    private static String text(JsonNode n, String name) {
-        JsonNode v = n.get(name);
-        return v == null || v.isNull() || v.isContainerNode() ? null : v.asText();
-    }
+    private static String text(JsonNode n, String name) { return StreamChannel.text(n, name); }
 }

@@ -17,9 +17,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * The WebSocket streams of this node (issue 27, D186): the open connections and what each subscribed. Changes come in
- * after their commit (a ticker, an account's orders, its balances), from this node or announced by another, and are
- * pushed from one thread, so an account's pushes go out in commit order; an account nobody subscribed costs nothing.
+ * The WebSocket streams of this node (issue 27, D186, D187): the open connections and what each subscribed. Changes
+ * come in after their commit (a ticker, an account's orders, its balances), from this node or announced by another, and
+ * are pushed from one thread, so an account's pushes go out in commit order; an account nobody subscribed costs nothing.
+ * Each connection sends from its own queue (a virtual thread drains it), so a slow client delays no one.
  */
 public final class StreamHub implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StreamHub.class);
@@ -27,12 +28,19 @@ public final class StreamHub implements AutoCloseable {
     private final ExecutorService pusher = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("tas-stream-push").factory());
     private final java.util.concurrent.ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("tas-stream-idle").factory());
+    /** The connections' writers: one virtual thread per connection while it has frames to send. */
+    final ExecutorService writers = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("tas-stream-write-", 0).factory());
     final Authenticator authenticator;
     final Clock clock;
+    private final Sources sources;
     private final TradingService trading;
     private final AssetsRoutes assets;
     private final PositionService positions;
     private final io.tas.spot.SpotRecords spot;
+    private final MarketPushes marketPushes;
+    private final StreamMetrics metrics = new StreamMetrics();
+    /** Unsent characters a connection may hold before it counts as a slow consumer (D187): 4 Mi, about 2,000 books50 pushes. */
+    private volatile long sendBufferChars = 4L << 20;
     /** Fills pushed lately (uid/tradeId), the newest 100,000; read and written on the pusher thread only. */
     private final Set<String> pushedFills = java.util.Collections.newSetFromMap(new java.util.LinkedHashMap<>() {
         @Override protected boolean removeEldestEntry(java.util.Map.Entry<String, Boolean> eldest) { return size() > 100_000; }
@@ -48,20 +56,26 @@ public final class StreamHub implements AutoCloseable {
     private volatile boolean peers;
     private final java.util.concurrent.ConcurrentLinkedQueue<String> outbox = new java.util.concurrent.ConcurrentLinkedQueue<>();
 
-    public StreamHub(Authenticator authenticator, Clock clock, TradingService trading, AssetsRoutes assets, PositionService positions,
-                     io.tas.spot.SpotRecords spot, io.tas.market.MarketService market, io.tas.store.ChangeFeed changes,
+    /** What the streams read: the same services and row builders the REST rows use, so a push equals the REST answer. */
+    public record Sources(TradingService trading, AssetsRoutes assets, PositionService positions, io.tas.spot.SpotRecords spot,
+                          io.tas.market.MarketService market, io.tas.ledger.Ledger ledger, io.tas.position.MixAccountRoutes mixAccounts,
+                          io.tas.marketdata.StreamFeed feed) {}
+
+    public StreamHub(Authenticator authenticator, Clock clock, Sources sources, io.tas.store.ChangeFeed changes,
                      io.tas.store.Database db, int nodeId) {
         this.authenticator = authenticator;
         this.clock = clock;
-        this.trading = trading;
-        this.assets = assets;
-        this.positions = positions;
-        this.spot = spot;
-        this.market = market;
+        this.sources = sources;
+        this.trading = sources.trading();
+        this.assets = sources.assets();
+        this.positions = sources.positions();
+        this.spot = sources.spot();
+        this.market = sources.market();
+        this.marketPushes = new MarketPushes(trading, sources.feed());
         this.changes = changes;
         this.db = db;
         this.nodeId = nodeId;
-        sweeper.scheduleWithFixedDelay(() -> closeIdle(System.nanoTime()), 10, 10, java.util.concurrent.TimeUnit.SECONDS);
+        sweeper.scheduleWithFixedDelay(this::sweep, 2, 2, java.util.concurrent.TimeUnit.SECONDS);
         if (changes.sharedAcrossNodes()) {
             changes.subscribe(this::fromAnotherNode);
             sweeper.scheduleWithFixedDelay(this::refreshPeers, 0, 5, java.util.concurrent.TimeUnit.SECONDS);
@@ -122,28 +136,90 @@ public final class StreamHub implements AutoCloseable {
     static final int CONNECTIONS_PER_IP = 100;
     /** websocket-wire.md: the server disconnects after 2 minutes without a ping (any frame counts). */
     static final long IDLE_NANOS = 120_000_000_000L;
+    /** A slow consumer that cannot take its 30007 and close frame within this is cut off. */
+    static final long CUT_AFTER_SECONDS = 5;
 
     boolean opened(StreamConnection c) {
         synchronized (connections) {
             if (connections.stream().filter(x -> x.ip().equals(c.ip())).count() >= CONNECTIONS_PER_IP) return false;
             connections.add(c);
+            metrics.opened();
             return true;
         }
     }
 
-    /** Closes the connections that sent nothing for 2 minutes before nowNanos (every 10 s; tests call it with a later time). */
+    /** Every 2 s: forgets connections whose socket ended without a close frame, and closes the idle ones. */
+    private void sweep() {
+        for (StreamConnection c : connections) if (!c.socketOpen()) closed(c, "client");
+        closeIdle(System.nanoTime());
+    }
+
+    /** Closes the connections that sent nothing for 2 minutes before nowNanos (every 2 s; tests call it with a later time). */
     public int closeIdle(long nowNanos) {
         int n = 0;
         for (StreamConnection c : connections) {
             if (nowNanos - c.lastFrameNanos() >= IDLE_NANOS) {
-                c.close("no ping for 120 s");
+                c.close("no ping for 120 s", "idle");
                 n++;
             }
         }
         return n;
     }
 
-    void closed(StreamConnection c) { connections.remove(c); }
+    /** A connection is gone or going: counted once, by the first reason given. */
+    void closed(StreamConnection c, String reason) {
+        if (connections.remove(c)) metrics.closed(reason);
+    }
+
+    /** The socket of a slow consumer is cut if it has not taken its close by then. */
+    void cutLater(StreamConnection c) { sweeper.schedule(c::cut, CUT_AFTER_SECONDS, java.util.concurrent.TimeUnit.SECONDS); }
+
+    long sendBufferChars() { return sendBufferChars; }
+
+    private volatile int messagesPerSecond = StreamConnection.MESSAGES_PER_SECOND;
+
+    int messagesPerSecond() { return messagesPerSecond; }
+
+    /** Sets the frames a connection may send in a second (tests lift it to reach the parser with a flood of frames). */
+    public void messagesPerSecond(int n) { messagesPerSecond = n; }
+
+    void pushed() { metrics.pushed(); }
+
+    /** Sets how many unsent characters make a slow consumer (tests make it small). */
+    public void sendBufferChars(long chars) { sendBufferChars = chars; }
+
+    /** Whether a public channel names a book that exists (and a candle channel an interval). */
+    boolean exists(StreamChannel ch) {
+        if (ch.kind() == StreamChannel.Kind.CANDLE && io.tas.marketdata.StreamFeed.series(ch.v2(), ch.series()).isEmpty()) return false;
+        try {
+            market.instrument(ch.category(), ch.target());
+            return true;
+        } catch (RuntimeException unknown) {
+            return false;
+        }
+    }
+
+    /** A new subscription: its snapshot (if it has one) goes out from the pusher thread, after every earlier push. */
+    void subscribed(StreamConnection c, StreamConnection.Sub s) {
+        pusher.execute(() -> {
+            try {
+                long ts = clock.millis();
+                StreamChannel ch = s.channel();
+                switch (ch.kind()) {
+                    // websocket-wire.md: account and position answer a snapshot at once (position "data":[] when flat).
+                    case ACCOUNT, POSITION -> c.push(s, "snapshot", privateView(c.uid(), ch), ts);
+                    case TICKER -> market.ticker(ch.category(), ch.target())
+                            .ifPresent(t -> c.push(s, "snapshot", List.of(ch.v2() ? StreamViewsV2.ticker(t) : StreamViews.ticker(t)), ts));
+                    case BOOK, INCREMENTAL_BOOK, TRADE, CANDLE -> marketPushes.snapshot(connections, c, s, ts);
+                    default -> { } // orders and fills: nothing until one changes
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("the snapshot of {} failed: {}", s.channel().key(), e.getClass().getSimpleName());
+            } finally {
+                s.ready(true);
+            }
+        });
+    }
 
     /** A committed ticker: its subscribers here get it, and the other nodes hear of it. */
     public void tickerCommitted(Ticker t) {
@@ -153,35 +229,17 @@ public final class StreamHub implements AutoCloseable {
 
     private void pushTicker(Ticker t) {
         if (connections.isEmpty()) return;
-        pusher.execute(() -> {
-            StreamViews.TickerView view = StreamViews.ticker(t);
-            String instType = StreamViews.lower(t.category().wire());
-            for (StreamConnection c : connections) c.pushTicker(instType, t.symbol(), view, t.ts());
-        });
-        pushBooks(t.category(), t.symbol()); // the synthetic levels follow the ticker
+        long origin = System.nanoTime();
+        pusher.execute(() -> marketChanged(io.tas.marketdata.TradeTape.book(t.category()), t.symbol(), t, origin));
     }
 
-    /** The book of a symbol to its books subscribers (after a ticker or a change of its resting orders). */
-    private void pushBooks(io.tas.account.AccountEnums.Category category, String symbol) {
-        String instType = StreamViews.lower(category.wire());
-        if (connections.stream().noneMatch(c -> c.wantsBooks(instType, symbol))) return;
-        pusher.execute(() -> {
-            try {
-                io.tas.trade.TradingService.Book b = trading.orderBook(category, symbol, 50);
-                for (StreamConnection c : connections) c.pushBooks(instType, symbol, b, b.ts());
-            } catch (RuntimeException e) {
-                LOG.warn("pushing the {} book failed: {}", symbol, e.getClass().getSimpleName());
-            }
-        });
-    }
-
-    /** The book a books topic subscribes to (an unknown instType or symbol: empty). */
-    java.util.Optional<io.tas.trade.TradingService.Book> book(String instType, String symbol) {
+    /** A symbol's ticker, book or trades changed: its public subscribers get it (the synthetic levels follow the ticker). */
+    private void marketChanged(io.tas.account.AccountEnums.Category category, String symbol, Ticker t, long origin) {
         try {
-            var category = io.tas.account.AccountEnums.Category.fromWire(instType.toUpperCase(java.util.Locale.ROOT));
-            return java.util.Optional.of(trading.orderBook(category, symbol.toUpperCase(java.util.Locale.ROOT), 50));
-        } catch (RuntimeException unknown) {
-            return java.util.Optional.empty();
+            marketPushes.changed(connections, category, symbol, t, clock.millis());
+            metrics.lag(origin);
+        } catch (RuntimeException e) {
+            LOG.warn("pushing the {} market failed: {}", symbol, e.getClass().getSimpleName());
         }
     }
 
@@ -192,40 +250,59 @@ public final class StreamHub implements AutoCloseable {
     }
 
     private void pushOrders(long uid, List<Long> orderIds) {
-        if (connections.stream().noneMatch(c -> c.uid() == uid || c.hasBooks())) return;
+        if (connections.stream().noneMatch(c -> c.uid() == uid || c.followsBooks())) return;
+        long origin = System.nanoTime();
         pusher.execute(() -> {
             try {
                 List<TradeOrder> changed = trading.orders(uid, orderIds);
-                changed.stream().filter(o -> "limit".equals(o.orderType())).map(o -> java.util.Map.entry(o.category(), o.symbol())).distinct()
-                        .forEach(e -> pushBooks(e.getKey(), e.getValue())); // a resting order came, went or filled
-                List<StreamViews.Order> orders = changed.stream().map(StreamViews::order).toList();
-                List<StreamViews.Fill> fills = connections.stream().anyMatch(c -> c.uid() == uid && c.subscribed("fill")) ? newFills(uid, changed) : List.of();
+                if (connections.stream().anyMatch(StreamConnection::followsBooks)) {
+                    // A resting order came, went or filled, or a trade printed: the symbol's book, trades and candles.
+                    changed.stream().map(o -> java.util.Map.entry(io.tas.marketdata.TradeTape.book(o.category()), o.symbol())).distinct()
+                            .forEach(e -> marketChanged(e.getKey(), e.getValue(), null, origin));
+                }
+                boolean fillsWanted = connections.stream().anyMatch(c -> c.uid() == uid && c.wants(StreamChannel.Kind.FILL));
+                List<Fill> fills = fillsWanted ? newFills(uid, changed) : List.of();
                 long ts = clock.millis();
                 for (StreamConnection c : connections) {
                     if (c.uid() != uid) continue;
-                    c.pushPrivate("order", "snapshot", orders, ts);
-                    if (!fills.isEmpty()) c.pushPrivate("fill", "snapshot", fills, ts);
+                    for (StreamConnection.Sub s : c.subscriptions()) {
+                        StreamChannel ch = s.channel();
+                        if (!s.ready()) continue;
+                        if (ch.kind() == StreamChannel.Kind.ORDER) {
+                            List<Object> mine = changed.stream().filter(o -> ch.covers(o.category(), o.symbol()))
+                                    .map(o -> ch.v2() ? StreamViewsV2.order(o) : (Object) StreamViews.order(o)).toList();
+                            if (!mine.isEmpty()) c.push(s, "snapshot", mine, ts);
+                        } else if (ch.kind() == StreamChannel.Kind.FILL) {
+                            List<Object> mine = fills.stream().filter(f -> ch.covers(f.order().category(), f.order().symbol()))
+                                    .map(f -> ch.v2() ? StreamViewsV2.fill(f.fill(), f.order()) : (Object) StreamViews.fill(f.fill(), f.order())).toList();
+                            if (!mine.isEmpty()) c.push(s, "snapshot", mine, ts);
+                        }
+                    }
                 }
+                metrics.lag(origin);
             } catch (RuntimeException e) {
                 LOG.warn("pushing the orders of an account failed: {}", e.getClass().getSimpleName());
             }
         });
     }
 
+    /** A fill with its order. */
+    private record Fill(io.tas.spot.SpotFill fill, TradeOrder order) {}
+
     /**
      * The fills the orders' latest change made: a fill is stamped with its settlement's time, which is its order's uTime
      * then. Each is pushed once (a cancel in the same millisecond as a fill finds it pushed already).
      */
-    private List<StreamViews.Fill> newFills(long uid, List<TradeOrder> orders) {
+    private List<Fill> newFills(long uid, List<TradeOrder> orders) {
         if (orders.isEmpty()) return List.of();
         java.util.Map<Long, TradeOrder> byId = new java.util.HashMap<>();
         orders.forEach(o -> byId.put(o.orderId(), o));
         long since = orders.stream().mapToLong(TradeOrder::uTime).min().orElseThrow();
-        List<StreamViews.Fill> out = new java.util.ArrayList<>();
+        List<Fill> out = new java.util.ArrayList<>();
         for (io.tas.spot.SpotFill f : spot.fillsOfOrders(uid, byId.keySet(), since)) {
             TradeOrder o = byId.get(f.orderId());
             if (o == null || f.cTime() != o.uTime() || !pushedFills.add(uid + "/" + f.tradeId())) continue;
-            out.add(StreamViews.fill(f, o));
+            out.add(new Fill(f, o));
         }
         return out;
     }
@@ -238,38 +315,82 @@ public final class StreamHub implements AutoCloseable {
 
     private void pushAccounts(Set<Long> uids) {
         if (connections.stream().noneMatch(c -> uids.contains(c.uid()))) return;
+        long origin = System.nanoTime();
         pusher.execute(() -> {
             long ts = clock.millis();
-            for (long uid : uids) {
-                try {
-                    StreamViews.Account account = null;
-                    List<StreamViews.Position> open = null;
-                    for (StreamConnection c : connections) {
-                        if (c.uid() != uid) continue;
-                        if (c.subscribed("account")) c.pushPrivate("account", "update", List.of(account != null ? account : (account = account(uid))), ts);
-                        if (c.subscribed("position")) c.pushPrivate("position", "update", open != null ? open : (open = positions(uid)), ts);
+            java.util.Map<String, List<?>> views = new java.util.HashMap<>(); // one read per account and channel
+            for (StreamConnection c : connections) {
+                if (!uids.contains(c.uid())) continue;
+                for (StreamConnection.Sub s : c.subscriptions()) {
+                    StreamChannel ch = s.channel();
+                    if (!s.ready() || (ch.kind() != StreamChannel.Kind.ACCOUNT && ch.kind() != StreamChannel.Kind.POSITION)) continue;
+                    try {
+                        List<?> data = views.computeIfAbsent(c.uid() + "|" + ch.key(), k -> privateView(c.uid(), ch));
+                        // websocket-wire.md: the v3 topics push `update` after the snapshot; the v2 channels push snapshots.
+                        c.push(s, ch.v2() ? "snapshot" : "update", data, ts);
+                    } catch (RuntimeException e) {
+                        LOG.warn("pushing an account failed: {}", e.getClass().getSimpleName());
                     }
-                } catch (RuntimeException e) {
-                    LOG.warn("pushing an account failed: {}", e.getClass().getSimpleName());
                 }
             }
+            metrics.lag(origin);
         });
     }
 
-    StreamViews.Account account(long uid) { return StreamViews.account(assets.of(uid)); }
+    /** The account or position channel's data for an account, as the REST rows compute it. */
+    private List<?> privateView(long uid, StreamChannel ch) {
+        boolean account = ch.kind() == StreamChannel.Kind.ACCOUNT;
+        if (!ch.v2()) return account ? List.of(StreamViews.account(assets.of(uid))) : positionsOf(uid, null, null, false);
+        if (!account) return positionsOf(uid, ch.category(), ch.target(), true);
+        if (ch.category() == io.tas.account.AccountEnums.Category.SPOT) {
+            return io.tas.trade.SpotV2Routes.assets(sources.ledger(), uid, ch.target(), clock.millis());
+        }
+        return sources.mixAccounts().lines(uid, ch.category()).stream().map(StreamViewsV2::account).toList();
+    }
 
-    List<StreamViews.Position> positions(long uid) {
-        return positions.open(uid).stream().map(positions::value).map(StreamViews::position).toList();
+    private List<?> positionsOf(long uid, io.tas.account.AccountEnums.Category category, String symbol, boolean v2) {
+        return positions.open(uid).stream()
+                .filter(p -> (category == null || p.category() == category) && (symbol == null || p.symbol().equals(symbol)))
+                .map(positions::value).map(v -> v2 ? (Object) StreamViewsV2.position(v) : StreamViews.position(v)).toList();
     }
 
     /** Live connections (a metric and tests). */
     public int connections() { return connections.size(); }
+
+    /** This node's streams: connections, logged-in ones and subscriptions. */
+    public record Summary(int connections, int loggedIn, int subscriptions) {}
+
+    public Summary summary() {
+        return new Summary(connections.size(), (int) connections.stream().filter(c -> c.uid() >= 0).count(),
+                connections.stream().mapToInt(c -> c.subscriptions().size()).sum());
+    }
+
+    /** Closes this node's connections of an account (every one when uid is null); the clients reconnect. */
+    public int disconnect(Long uid) {
+        int n = 0;
+        for (StreamConnection c : connections) {
+            if (uid != null && c.uid() != uid) continue;
+            c.close("disconnected by the operator", "admin");
+            n++;
+        }
+        return n;
+    }
+
+    /** Registers the streams' meters (docs/streams.md "Metrics"). */
+    public void bindMetrics(io.micrometer.core.instrument.MeterRegistry registry) {
+        metrics.bind(registry, this::connections, () -> connections.stream().mapToInt(c -> c.subscriptions().size()).sum());
+    }
 
     @Override
     public void close() {
         sweeper.shutdownNow();
         pusher.shutdownNow();
         connections.forEach(StreamConnection::closeForShutdown);
+        writers.shutdown(); // the notices and close frames go out first
+        try {
+            if (!writers.awaitTermination(2, java.util.concurrent.TimeUnit.SECONDS)) writers.shutdownNow();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
-
 }

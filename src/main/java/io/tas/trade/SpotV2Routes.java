@@ -204,11 +204,16 @@ public final class SpotV2Routes implements Routes.Feature {
         String coin = TradeRoutes.upper(p.get("coin"));
         String assetType = p.get("assetType");
         if (assetType != null && !assetType.equals("hold_only") && !assetType.equals("all")) throw new ApiException(ErrorCode.PARAM_ERROR, "assetType");
-        String now = Long.toString(r.now());
-        return ledger.balances(r.uid()).stream()
+        return assets(ledger, r.uid(), coin, r.now());
+    }
+
+    /** The spot balances of an account (one coin, or all when coin is null), as the assets row and the v2 account channel show them. */
+    public static List<AssetView> assets(io.tas.ledger.Ledger ledger, long uid, String coin, long now) {
+        String ts = Long.toString(now);
+        return ledger.balances(uid).stream()
                 .filter(b -> b.key().account() == AccountType.spot && (coin == null || b.key().coin().equals(coin)))
                 .sorted(java.util.Comparator.comparing((Balance b) -> b.key().coin()))
-                .map(b -> new AssetView(b.key().coin(), Json.plain(b.available()), Json.plain(b.frozen()), "0", "0", now))
+                .map(b -> new AssetView(b.key().coin(), Json.plain(b.available()), Json.plain(b.frozen()), "0", "0", ts))
                 .toList();
     }
 

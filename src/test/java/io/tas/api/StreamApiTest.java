@@ -140,6 +140,9 @@ class StreamApiTest extends EngineServerTest {
             pub.send("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"spot\",\"topic\":\"ticker\",\"symbol\":\"" + spot + "\"},"
                     + "{\"instType\":\"spot\",\"topic\":\"books5\",\"symbol\":\"" + spot + "\"}]}");
             pub.next(n -> "subscribe".equals(n.path("event").asText()) && "books5".equals(n.path("arg").path("topic").asText()));
+            // The ticker answers its current state at once (D187): a watchTicker resolves without waiting for a move.
+            JsonNode first = pub.next(n -> "ticker".equals(n.path("arg").path("topic").asText()) && n.has("data"));
+            assertThat(new BigDecimal(first.path("data").path(0).path("lastPrice").asText())).isEqualByComparingTo("99.99");
             // books5 answers the book at once: the ticker's level 1 (ask 100.01, bid 99.99, 5 each) and 4 more a side.
             JsonNode book = pub.next(n -> "books5".equals(n.path("arg").path("topic").asText()) && n.has("action")).path("data").path(0);
             assertThat(book.path("a")).hasSize(5);

@@ -39,8 +39,8 @@ class CcxtConformanceTest {
     }
 
     /**
-     * The README's "Use it from a client" snippets (the fenced blocks after `<!-- client:ccxt -->` and
-     * `<!-- client:bitget-api -->`) run as written against the demo seed: each is written into conformance/ (where the
+     * The README's "Use it from a client" snippets (the fenced blocks after `<!-- client:ccxt -->`,
+     * `<!-- client:bitget-api -->` and `<!-- client:ccxt-watch -->`) run as written against the demo seed: each is written into conformance/ (where the
      * pinned packages are installed) and run with node. The one change is the demo's base URL `http://127.0.0.1:8080`,
      * which must occur exactly once, swapped for this server's random port. Runs first, on the untouched seed.
      */
@@ -61,6 +61,13 @@ class CcxtConformanceTest {
                 1000000001 unified one_way_mode
                 ETHUSDT short 2 @ 3500
                 BTCUSDT long 0.05 @ 95000
+                """);
+        // Issue 27: ccxt.pro watches the balance (pushed on subscribe) and an order (pushed after its commit).
+        NodeConformance.Result watch = runSnippet("ccxt-watch");
+        assertThat(watch.exit()).as(watch.output()).isZero();
+        assertThat(watch.output()).as("ccxt.pro snippet").isEqualTo("""
+                BTC 0.35
+                open
                 """);
     }
 

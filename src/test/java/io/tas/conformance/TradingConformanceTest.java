@@ -155,19 +155,25 @@ class TradingConformanceTest {
         assertThat(r.exit()).as(r.output()).isZero();
     }
 
-    /** Issue 27's first streams: bitget-api's WebsocketClientV3 logs in, subscribes and receives pushes after commit (D186). */
+    /**
+     * Issue 27: bitget-api's WebsocketClientV3 and WebsocketClientV2 log in, subscribe and receive pushes after commit; a
+     * disconnect by the operator is followed by the client's own reconnect, login and resubscribe (D186, D187).
+     */
     @Test
     void bitgetApiStreamsWhatRestOrdersAndTickersChange() throws Exception {
         NodeConformance.Result r = run("sdk-streams.mjs");
         assertThat(r.output()).contains(
                 "ok v3 ws login + account snapshot (USDT 1000)",
                 "ok v3 ws order + account after a REST order (live; USDT 800/200)",
-                "ok v3 ws public ticker on the same URL (last 99.4; the buy filled)");
-        assertThat(r.output()).containsPattern("(?m)^3 passed, 0 failed$");
+                "ok v3 ws public ticker on the same URL (last 99.4; the buy filled)",
+                "ok v2 ws login + spot account snapshot (USDT 1000)",
+                "ok v2 ws orders + account after a REST order (live; USDT 901/99)",
+                "ok v2 ws a forced disconnect: reconnect, login, resubscribe, fresh snapshot (reconnected; USDT 901/99)");
+        assertThat(r.output()).containsPattern("(?m)^6 passed, 0 failed$");
         assertThat(r.exit()).as(r.output()).isZero();
     }
 
-    /** Issue 27's first streams: ccxt.pro's watchBalance, watchOrders, watchTicker and watchMyTrades on the unified streams (D186). */
+    /** Issue 27: ccxt.pro's watch methods on the unified streams (D186, D187). */
     @Test
     void ccxtProWatchesTheUnifiedStreams() throws Exception {
         NodeConformance.Result r = run("ccxt-streams.mjs");
@@ -175,8 +181,28 @@ class TradingConformanceTest {
                 "ok watchBalance (uta) (USDT 1000/1000)",
                 "ok watchOrders + createOrder (open 2@100)",
                 "ok watchOrderBook (books5) (bid 100x2, ask 100.01x5, 5 levels)",
-                "ok watchTicker + watchMyTrades: a fill by a ticker move (last 99.4; the buy closed; maker 2@100, fee 0.002)");
-        assertThat(r.output()).containsPattern("(?m)^4 passed, 0 failed$");
+                "ok watchTicker + watchMyTrades: a fill by a ticker move (last 99.4; the buy closed; maker 2@100, fee 0.002)",
+                "ok watchOrderBook (books, incremental) (bid 99.3x5, ask 99.6x5, as REST)",
+                "ok watchTrades + watchOHLCV (uta): a market buy (tape buy 1@99.6; candle C 99.6, V as computed)",
+                "ok watchPositions (uta): a futures market buy (long 1@100.01 upl -0.02)");
+        assertThat(r.output()).containsPattern("(?m)^7 passed, 0 failed$");
+        assertThat(r.exit()).as(r.output()).isZero();
+    }
+
+    /** Issue 27: ccxt.pro on a classic account, family auto-detected: the v2 channels, the incremental book's CRC-32 (D187). */
+    @Test
+    void ccxtProWatchesTheClassicStreams() throws Exception {
+        NodeConformance.Result r = run("ccxt-classic-streams.mjs");
+        assertThat(r.output()).contains(
+                "ok watchBalance spot (classic) (USDT 1000, BASE 3)",
+                "ok watchOrders + createOrder (spot) (open 2@100)",
+                "ok watchOrderBook (incremental books, CRC-32 checked) (bid 100x2, 99.97x5; ask 100.03x5; as REST)",
+                "ok watchTicker (classic) (bid 99.97 ask 100.03)",
+                "ok watchMyTrades + watchTrades + watchOHLCV: a fill by a ticker move (maker 2@100, fee 0.002; tape sell 2@100; candle C 100 V 2)",
+                "ok watchBalance spot after the fill (USDT 800; BASE 3.998/1)",
+                "ok watchPositions + watchBalance swap: a futures market buy (long 1@100.01 upl -0.02; USDT 9989.938994/10.001/9999.919994)",
+                "ok watchOrders (futures) after a close (closed 1@99.99)");
+        assertThat(r.output()).containsPattern("(?m)^8 passed, 0 failed$");
         assertThat(r.exit()).as(r.output()).isZero();
     }
 }
