@@ -299,7 +299,12 @@ public final class StreamConnection implements WsListener {
 
     /** Starts a writer unless one is running. */
     private void drain() {
-        if (draining.compareAndSet(false, true)) hub.writers.execute(this::write);
+        if (!draining.compareAndSet(false, true)) return;
+        try {
+            hub.writers.execute(this::write);
+        } catch (java.util.concurrent.RejectedExecutionException stopping) {
+            draining.set(false); // the node is stopping: its close frames went out already
+        }
     }
 
     private void write() {

@@ -27,7 +27,7 @@ public final class RawStream implements AutoCloseable {
         socket.connect(new InetSocketAddress("127.0.0.1", port), 5_000);
         socket.setSoTimeout(10_000);
         out = socket.getOutputStream();
-        in = new DataInputStream(socket.getInputStream());
+        in = new DataInputStream(new java.io.BufferedInputStream(socket.getInputStream(), 65_536));
         out.write(("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                 + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
         out.flush();

@@ -1,0 +1,216 @@
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Issue 27's stream benchmarks (bench/run trading --targets streams). A program of two files (java StreamsBench.java
+ * finds TradingBench.java beside it, JEP 458): TradingBench's signed HTTP client and account seed. Loopback only; every
+ * loop is bounded in count and time.
+ *
+ *   seed  OUT_DIR N       streams-seed.yaml: N unified accounts (one key each, 1,000,000 USDT and 10,000 WSB) and the
+ *                         pair WSBUSDT (100.01 / 99.99, 1,000,000 a level, so every market order fills at level 1)
+ *   run   PORT ADMIN_PORT SERVER_PID N RATE SECONDS MOVES
+ *         1. N connections (100 per local address 127.0.1.x, the per-IP limit), each logged in with its own account's key
+ *            and subscribed to account, position, order and fill (UTA) and the WSBUSDT ticker; all account snapshots in;
+ *         2. RATE market orders a second for SECONDS, account i % N each: every `order` push of a filled order is timed
+ *            from its updatedTime (the order's commit time, the server's clock) to its arrival;
+ *         3. MOVES ticker moves 300 ms apart: every ticker push on every connection timed from the ticker's ts;
+ *         the server's VmRSS before the connections, after them, after the orders (and its peak while they run).
+ */
+public class StreamsBench {
+    static final long UID0 = 3_300_000_000L;
+    static final String SYMBOL = "WSBUSDT";
+
+    public static void main(String[] args) throws Exception {
+        switch (args[0]) {
+            case "seed" -> seed(Path.of(args[1]), Integer.parseInt(args[2]));
+            case "run" -> run(Integer.parseInt(args[1]), Integer.parseInt(args[2]), Long.parseLong(args[3]), Integer.parseInt(args[4]),
+                    Integer.parseInt(args[5]), Integer.parseInt(args[6]), Integer.parseInt(args[7]));
+            default -> throw new IllegalArgumentException(args[0]);
+        }
+    }
+
+    static void seed(Path dir, int n) throws Exception {
+        StringBuilder y = new StringBuilder("instruments:\n  - { category: SPOT, symbol: " + SYMBOL + ", baseCoin: WSB, quoteCoin: USDT }\n");
+        y.append("tickers:\n  - { category: SPOT, symbol: ").append(SYMBOL)
+                .append(", lastPrice: \"99.99\", ask1Price: \"100.01\", bid1Price: \"99.99\", ask1Size: \"1000000\", bid1Size: \"1000000\" }\n");
+        y.append("accounts:\n");
+        for (int a = 0; a < n; a++) TradingBench.account(y, UID0 + a, "stream-" + a, "USDT", "1000000", "WSB", "10000", false);
+        Files.writeString(dir.resolve("streams-seed.yaml"), y);
+    }
+
+    /** One connection's received frames, timed on arrival. */
+    static final class Client implements WebSocket.Listener {
+        final long uid;
+        final CountDownLatch snapshot = new CountDownLatch(1);
+        final StringBuilder partial = new StringBuilder();
+        volatile boolean loggedIn;
+        WebSocket ws;
+
+        Client(long uid) { this.uid = uid; }
+
+        @Override
+        public CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
+            partial.append(data);
+            if (last) {
+                received(partial.toString(), System.currentTimeMillis());
+                partial.setLength(0);
+            }
+            w.request(1);
+            return null;
+        }
+
+        void received(String f, long now) {
+            if (!loggedIn && f.contains("\"event\":\"login\"")) {
+                loggedIn = true;
+                ws.sendText("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"UTA\",\"topic\":\"account\"},{\"instType\":\"UTA\",\"topic\":\"position\"},"
+                        + "{\"instType\":\"UTA\",\"topic\":\"order\"},{\"instType\":\"UTA\",\"topic\":\"fill\"},"
+                        + "{\"instType\":\"spot\",\"topic\":\"ticker\",\"symbol\":\"" + SYMBOL + "\"}]}", true);
+                return;
+            }
+            if (f.contains("\"topic\":\"account\"") && f.contains("\"action\":\"snapshot\"")) snapshot.countDown();
+            if (f.contains("\"topic\":\"order\"") && f.contains("\"orderStatus\":\"filled\"")) {
+                Matcher m = UPDATED.matcher(f);
+                if (m.find()) ORDER_LAG.add(now - Long.parseLong(m.group(1)));
+            } else if (f.contains("\"topic\":\"ticker\"") && MOVING) {
+                Matcher m = TICKER_TS.matcher(f);
+                if (m.find()) FANOUT_LAG.add(now - Long.parseLong(m.group(1)));
+            }
+        }
+    }
+
+    static final Pattern UPDATED = Pattern.compile("\"updatedTime\":\"(\\d+)\"");
+    static final Pattern TICKER_TS = Pattern.compile("\"data\":\\[\\{[^}]*\"ts\":\"(\\d+)\"");
+    static final ConcurrentLinkedQueue<Long> ORDER_LAG = new ConcurrentLinkedQueue<>(), FANOUT_LAG = new ConcurrentLinkedQueue<>();
+    static volatile boolean MOVING;
+
+    static void run(int port, int adminPort, long pid, int n, int rate, int seconds, int moves) throws Exception {
+        long rss0 = TradingBench.rssKb(pid);
+        // 1. the connections, 100 per local address
+        List<Client> clients = new ArrayList<>();
+        List<HttpClient> https = new ArrayList<>();
+        long t0 = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            if (i % 100 == 0) {
+                https.add(HttpClient.newBuilder().localAddress(InetAddress.getByName("127.0.1." + (1 + i / 100))).build());
+            }
+            Client c = new Client(UID0 + i);
+            c.ws = https.getLast().newWebSocketBuilder().buildAsync(URI.create("ws://127.0.0.1:" + port + "/v3/ws/private"), c).get(30, TimeUnit.SECONDS);
+            c.ws.sendText(login(c.uid), true);
+            clients.add(c);
+        }
+        for (Client c : clients) {
+            if (!c.snapshot.await(Math.max(1, 300 - (System.nanoTime() - t0) / 1_000_000_000L), TimeUnit.SECONDS)) {
+                throw new IllegalStateException("no account snapshot for " + c.uid + " within 300 s");
+            }
+        }
+        double connectSeconds = (System.nanoTime() - t0) / 1e9;
+        Thread.sleep(2_000);
+        long rss1 = TradingBench.rssKb(pid);
+        System.out.printf(Locale.ROOT, "[streams] %d connections logged in and subscribed in %.1f s; server VmRSS %d MB -> %d MB%n",
+                n, connectSeconds, rss0 / 1024, rss1 / 1024);
+
+        // 2. RATE market orders a second, paced, from 8 keep-alive connections
+        AtomicLong sent = new AtomicLong(), errors = new AtomicLong(), peak = new AtomicLong(rss1);
+        long total = (long) rate * seconds;
+        long start = System.nanoTime();
+        Thread sampler = Thread.ofPlatform().daemon().start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                peak.accumulateAndGet(TradingBench.rssKb(pid), Math::max);
+                try { Thread.sleep(200); } catch (InterruptedException e) { return; }
+            }
+        });
+        List<Thread> senders = new ArrayList<>();
+        int threads = 8;
+        for (int t = 0; t < threads; t++) {
+            int me = t;
+            senders.add(Thread.ofPlatform().start(() -> {
+                try (TradingBench.Conn conn = new TradingBench.Conn(port)) {
+                    for (long k = me; k < total; k += threads) {
+                        long due = start + k * 1_000_000_000L / rate;
+                        long wait = due - System.nanoTime();
+                        if (wait > 0) Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                        if (System.nanoTime() - start > (seconds + 60) * 1_000_000_000L) break; // bounded in time too
+                        long uid = UID0 + (k % n);
+                        String body = (k / n) % 2 == 0
+                                ? "{\"category\":\"SPOT\",\"symbol\":\"" + SYMBOL + "\",\"side\":\"buy\",\"orderType\":\"market\",\"qty\":\"100\"}"
+                                : "{\"category\":\"SPOT\",\"symbol\":\"" + SYMBOL + "\",\"side\":\"sell\",\"orderType\":\"market\",\"qty\":\"1\"}";
+                        String r = conn.exchange(TradingBench.signed(port, uid, "POST", "/api/v3/trade/place-order", "", body));
+                        sent.incrementAndGet();
+                        if (!r.startsWith("200 ") || !r.contains("\"00000\"")) errors.incrementAndGet();
+                    }
+                } catch (Exception e) {
+                    errors.incrementAndGet();
+                }
+            }));
+        }
+        for (Thread t : senders) t.join();
+        double orderSeconds = (System.nanoTime() - start) / 1e9;
+        long endWait = System.nanoTime() + 30_000_000_000L;
+        while (ORDER_LAG.size() < sent.get() - errors.get() && System.nanoTime() < endWait) Thread.sleep(100);
+        sampler.interrupt();
+        Thread.sleep(2_000);
+        long rss2 = TradingBench.rssKb(pid);
+
+        // 3. fan-out: ticker moves, every connection subscribed
+        MOVING = true;
+        try (TradingBench.Conn admin = new TradingBench.Conn(adminPort)) {
+            for (int m = 0; m < moves; m++) {
+                String bid = m % 2 == 0 ? "99.98" : "99.99", ask = m % 2 == 0 ? "100.02" : "100.01";
+                admin.exchange(TradingBench.admin("POST", "/admin/v1/tickers", "{\"category\":\"SPOT\",\"symbol\":\"" + SYMBOL
+                        + "\",\"lastPrice\":\"" + bid + "\",\"ask1Price\":\"" + ask + "\",\"bid1Price\":\"" + bid
+                        + "\",\"ask1Size\":\"1000000\",\"bid1Size\":\"1000000\"}", adminPort));
+                Thread.sleep(300);
+            }
+        }
+        long fanWait = System.nanoTime() + 30_000_000_000L;
+        while (FANOUT_LAG.size() < (long) moves * n && System.nanoTime() < fanWait) Thread.sleep(100);
+
+        long[] order = sorted(ORDER_LAG), fan = sorted(FANOUT_LAG);
+        System.out.printf(Locale.ROOT, "RESULT streams connections=%d orders=%d orders_per_s=%.0f errors=%d order_pushes=%d push_p50_ms=%d push_p99_ms=%d "
+                        + "push_max_ms=%d fanout_moves=%d fanout_pushes=%d fanout_p50_ms=%d fanout_p99_ms=%d rss_start_mb=%d rss_connected_mb=%d "
+                        + "rss_after_orders_mb=%d rss_peak_mb=%d rss_growth_mb=%d%n",
+                n, sent.get(), sent.get() / orderSeconds, errors.get(), order.length, pct(order, 50), pct(order, 99), pct(order, 100),
+                moves, fan.length, pct(fan, 50), pct(fan, 99), rss0 / 1024, rss1 / 1024, rss2 / 1024, peak.get() / 1024,
+                (Math.max(peak.get(), rss2) - rss0) / 1024);
+        for (Client c : clients) c.ws.abort();
+    }
+
+    static String login(long uid) throws Exception {
+        String ts = Long.toString(System.currentTimeMillis() / 1000);
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(TradingBench.secret(uid).getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+        String sign = Base64.getEncoder().encodeToString(mac.doFinal((ts + "GET/user/verify").getBytes(StandardCharsets.UTF_8)));
+        return "{\"op\":\"login\",\"args\":[{\"apiKey\":\"" + TradingBench.key(uid) + "\",\"passphrase\":\"" + TradingBench.PASS
+                + "\",\"timestamp\":\"" + ts + "\",\"sign\":\"" + sign + "\"}]}";
+    }
+
+    static long[] sorted(ConcurrentLinkedQueue<Long> q) {
+        long[] a = q.stream().mapToLong(Long::longValue).toArray();
+        Arrays.sort(a);
+        return a;
+    }
+
+    static long pct(long[] sorted, int p) {
+        if (sorted.length == 0) return -1;
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(p / 100.0 * sorted.length) - 1 < 0 ? 0 : (int) Math.ceil(p / 100.0 * sorted.length) - 1)];
+    }
+}
