@@ -46,7 +46,9 @@ final class MarketPushes {
     void changed(Collection<StreamConnection> connections, Category category, String symbol, Ticker t, long ts) {
         String instType = StreamChannel.lower(category.wire());
         String key = category.wire() + "|" + symbol;
-        Map<String, List<?>> memo = new HashMap<>();
+        Map<String, StreamConnection.Data> memo = new HashMap<>(); // each push's data serialized once for all
+        List<Book> delta = null;
+        List<StreamFeed.Trade> newTrades = null;
         TradingService.Book[] whole = new TradingService.Book[1];
         boolean incremental = false, trades = false;
         for (StreamConnection c : connections) {
@@ -55,29 +57,32 @@ final class MarketPushes {
                 if (!s.ready() || !ch.shows(instType, symbol)) continue;
                 switch (ch.kind()) {
                     case TICKER -> {
-                        if (t != null) c.push(s, "snapshot", memo.computeIfAbsent("t" + ch.v2(), k -> List.of(ticker(ch, t))), ts);
+                        if (t != null) c.push(s, "snapshot", memo.computeIfAbsent("t" + ch.v2(), k -> data(List.of(ticker(ch, t)))), ts);
                     }
                     case BOOK -> {
                         if (whole[0] == null) whole[0] = trading.orderBook(category, symbol, BOOK_LEVELS);
-                        c.push(s, "snapshot", memo.computeIfAbsent("b" + ch.v2() + ch.depth(), k -> List.of(depthBook(ch, whole[0]))), ts);
+                        c.push(s, "snapshot", memo.computeIfAbsent("b" + ch.v2() + ch.depth(), k -> data(List.of(depthBook(ch, whole[0])))), ts);
                     }
                     case INCREMENTAL_BOOK -> {
                         incremental = true;
-                        if (!memo.containsKey("i")) { // one delta for both families: the state moves on once
+                        if (delta == null) { // one delta for both families: the state moves on once
                             if (whole[0] == null) whole[0] = trading.orderBook(category, symbol, BOOK_LEVELS);
-                            memo.put("i", delta(key, whole[0]));
+                            delta = delta(key, whole[0]);
                         }
-                        List<?> delta = memo.get("i");
-                        if (!delta.isEmpty()) c.push(s, "update", List.of(incrementalView(ch.v2(), (Book) delta.getFirst(), ts)), ts);
+                        if (delta.isEmpty()) continue;
+                        Book d = delta.getFirst();
+                        c.push(s, "update", memo.computeIfAbsent("i" + ch.v2(), k -> data(List.of(incrementalView(ch.v2(), d, ts)))), ts);
                     }
                     case TRADE -> {
                         trades = true;
-                        List<?> fresh = memo.computeIfAbsent("T" + ch.v2(), k -> trades(ch, newTrades(key, category, symbol)));
-                        if (!fresh.isEmpty()) c.push(s, "update", fresh, ts);
+                        if (newTrades == null) newTrades = newTrades(key, category, symbol); // once for both families
+                        List<StreamFeed.Trade> read = newTrades;
+                        StreamConnection.Data fresh = memo.computeIfAbsent("T" + ch.v2(), k -> data(trades(ch, read)));
+                        if (!fresh.empty()) c.push(s, "update", fresh, ts);
                     }
                     case CANDLE -> {
-                        List<?> now = memo.computeIfAbsent("c" + ch.v2() + ch.series(), k -> candles(ch, category, symbol, ts, 1));
-                        if (!now.isEmpty()) c.push(s, "update", now, ts);
+                        StreamConnection.Data now = memo.computeIfAbsent("c" + ch.v2() + ch.series(), k -> data(candles(ch, category, symbol, ts, 1)));
+                        if (!now.empty()) c.push(s, "update", now, ts);
                     }
                     default -> { }
                 }
@@ -234,6 +239,8 @@ final class MarketPushes {
                 : new Kline(Long.toString(c.ts()), Json.plain(c.open()), Json.plain(c.close()), Json.plain(c.high()), Json.plain(c.low()),
                         Json.plain(c.volume()), Json.plain(c.turnover()))).toList();
     }
+
+    private static StreamConnection.Data data(List<?> items) { return StreamConnection.Data.of(items); }
 
     private static Object ticker(StreamChannel ch, Ticker t) { return ch.v2() ? StreamViewsV2.ticker(t) : StreamViews.ticker(t); }
 }

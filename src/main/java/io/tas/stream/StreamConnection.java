@@ -32,11 +32,13 @@ public final class StreamConnection implements WsListener {
     static final class Sub {
         private final StreamChannel channel;
         private final ObjectNode arg;
+        private final String argJson;
         private volatile boolean ready;
 
         Sub(StreamChannel channel, ObjectNode arg) {
             this.channel = channel;
             this.arg = arg;
+            this.argJson = arg.toString();
         }
 
         StreamChannel channel() { return channel; }
@@ -90,8 +92,8 @@ public final class StreamConnection implements WsListener {
         return false;
     }
 
-    /** Whether this connection follows any book, trades or candles (asked for every committed order). */
-    boolean followsBooks() { return followingBooks.get() > 0; }
+    /** How many books, trades or candles this connection follows (the hub keeps the total). */
+    int bookSubscriptions() { return followingBooks.get(); }
 
     long lastFrameNanos() { return lastFrameNanos; }
 
@@ -184,7 +186,9 @@ public final class StreamConnection implements WsListener {
             // The connection's own peer (REST reads a trusted proxy's header; a WebSocket upgrade through one is not served yet).
             Caller caller = hub.authenticator.login(text(a, "apiKey"), text(a, "passphrase"), text(a, "timestamp"), text(a, "sign"), ip);
             unified = caller.account().kind() == AccountKind.UNIFIED;
+            long before = uid;
             uid = caller.account().uid();
+            hub.loggedIn(this, before, uid);
             send(Json.MAPPER.createObjectNode().put("event", "login").put("code", 0).toString()); // the number 0 (bitget-api)
         } catch (ApiException e) {
             error(loginCode(e.error()), e.getMessage());
@@ -242,7 +246,10 @@ public final class StreamConnection implements WsListener {
             }
             String k = ch.key();
             if (!on) {
-                if (subscriptions.remove(k) != null && ch.kind().followsBook()) followingBooks.decrementAndGet();
+                if (subscriptions.remove(k) != null && ch.kind().followsBook()) {
+                    followingBooks.decrementAndGet();
+                    hub.followingBooks(-1);
+                }
                 send(Json.MAPPER.createObjectNode().put("event", "unsubscribe").set("arg", a).toString());
                 continue;
             }
@@ -251,7 +258,10 @@ public final class StreamConnection implements WsListener {
                 continue;
             }
             Sub sub = subscriptions.computeIfAbsent(k, x -> {
-                if (ch.kind().followsBook()) followingBooks.incrementAndGet();
+                if (ch.kind().followsBook()) {
+                    followingBooks.incrementAndGet();
+                    hub.followingBooks(1);
+                }
                 return new Sub(ch, (ObjectNode) a);
             });
             send(Json.MAPPER.createObjectNode().put("event", "subscribe").set("arg", a).toString());
@@ -260,12 +270,25 @@ public final class StreamConnection implements WsListener {
     }
 
     /** A push to one subscription of this connection. */
-    void push(Sub s, String action, List<?> data, long ts) {
-        try {
-            send(Json.MAPPER.writeValueAsString(new StreamViews.Push(action, s.arg(), ts, data)));
-            hub.pushed();
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
+    void push(Sub s, String action, List<?> data, long ts) { push(s, action, Data.of(data), ts); }
+
+    /**
+     * A push of data serialized once for every subscriber (a ticker to 5,000 connections is one serialization): the
+     * frame {"action","arg","ts","data"} around it, the arg as the client sent it.
+     */
+    void push(Sub s, String action, Data data, long ts) {
+        send("{\"action\":\"" + action + "\",\"arg\":" + s.argJson + ",\"ts\":" + ts + ",\"data\":" + data.json() + "}");
+        hub.pushed();
+    }
+
+    /** A push's data as JSON, and whether it holds nothing. */
+    record Data(String json, boolean empty) {
+        static Data of(List<?> items) {
+            try {
+                return new Data(Json.MAPPER.writeValueAsString(items), items.isEmpty());
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
         }
     }
 

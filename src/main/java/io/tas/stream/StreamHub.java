@@ -41,10 +41,23 @@ public final class StreamHub implements AutoCloseable {
     private final StreamMetrics metrics = new StreamMetrics();
     /** Unsent characters a connection may hold before it counts as a slow consumer (D187): 4 Mi, about 2,000 books50 pushes. */
     private volatile long sendBufferChars = 4L << 20;
-    /** Fills pushed lately (uid/tradeId), the newest 100,000; read and written on the pusher thread only. */
-    private final Set<String> pushedFills = java.util.Collections.newSetFromMap(new java.util.LinkedHashMap<>() {
+    /** Fills pushed lately (uid/tradeId), the newest 100,000; the account lanes share it. */
+    private final Set<String> pushedFills = java.util.Collections.synchronizedSet(java.util.Collections.newSetFromMap(new java.util.LinkedHashMap<>() {
         @Override protected boolean removeEldestEntry(java.util.Map.Entry<String, Boolean> eldest) { return size() > 100_000; }
-    });
+    }));
+    /** Logged-in connections by account: a commit looks up its account's connections instead of scanning them all. */
+    private final java.util.concurrent.ConcurrentHashMap<Long, Set<StreamConnection>> byUid = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Subscriptions to books, trades or candles over all connections: zero means no order change reads anything public. */
+    private final java.util.concurrent.atomic.AtomicInteger bookFollowers = new java.util.concurrent.atomic.AtomicInteger();
+    /**
+     * The private pushes run on account lanes (D187): an account always on the same single thread, so its pushes keep
+     * commit order, while accounts on other lanes read and push at the same time. The public channels stay on `pusher`.
+     */
+    static final int LANES = 4;
+    private final ExecutorService[] lanes = new ExecutorService[LANES];
+    /** Accounts whose balances changed and are not pushed yet, by lane, with when the first such commit was heard. */
+    private final java.util.List<java.util.concurrent.ConcurrentHashMap<Long, Long>> pendingAccounts = new java.util.ArrayList<>();
+    private final java.util.concurrent.atomic.AtomicBoolean[] drainScheduled = new java.util.concurrent.atomic.AtomicBoolean[LANES];
 
     // Across nodes (D186): what this node commits is announced after its commit, and it pushes what the others announce.
     private static final String KEY = "ws:";
@@ -72,6 +85,11 @@ public final class StreamHub implements AutoCloseable {
         this.spot = sources.spot();
         this.market = sources.market();
         this.marketPushes = new MarketPushes(trading, sources.feed());
+        for (int i = 0; i < LANES; i++) {
+            lanes[i] = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("tas-stream-account-" + i).factory());
+            pendingAccounts.add(new java.util.concurrent.ConcurrentHashMap<>());
+            drainScheduled[i] = new java.util.concurrent.atomic.AtomicBoolean();
+        }
         this.changes = changes;
         this.db = db;
         this.nodeId = nodeId;
@@ -168,8 +186,32 @@ public final class StreamHub implements AutoCloseable {
 
     /** A connection is gone or going: counted once, by the first reason given. */
     void closed(StreamConnection c, String reason) {
-        if (connections.remove(c)) metrics.closed(reason);
+        if (!connections.remove(c)) return;
+        metrics.closed(reason);
+        forget(c, c.uid());
+        bookFollowers.addAndGet(-c.bookSubscriptions());
     }
+
+    /** A connection logged in (again): its account's pushes find it from now on. */
+    void loggedIn(StreamConnection c, long before, long uid) {
+        forget(c, before);
+        if (connections.contains(c)) byUid.computeIfAbsent(uid, u -> ConcurrentHashMap.newKeySet()).add(c);
+    }
+
+    private void forget(StreamConnection c, long uid) {
+        if (uid < 0) return;
+        byUid.computeIfPresent(uid, (u, set) -> {
+            set.remove(c);
+            return set.isEmpty() ? null : set;
+        });
+    }
+
+    /** A connection's books, trades or candles subscriptions changed by delta. */
+    void followingBooks(int delta) { bookFollowers.addAndGet(delta); }
+
+    private ExecutorService lane(long uid) { return lanes[Math.floorMod(Long.hashCode(uid), LANES)]; }
+
+    private Set<StreamConnection> of(long uid) { return byUid.getOrDefault(uid, Set.of()); }
 
     /** The socket of a slow consumer is cut if it has not taken its close by then. */
     void cutLater(StreamConnection c) { sweeper.schedule(c::cut, CUT_AFTER_SECONDS, java.util.concurrent.TimeUnit.SECONDS); }
@@ -199,9 +241,12 @@ public final class StreamHub implements AutoCloseable {
         }
     }
 
-    /** A new subscription: its snapshot (if it has one) goes out from the pusher thread, after every earlier push. */
+    /**
+     * A new subscription: its snapshot (if it has one) goes out after every earlier push of its kind, from the account's
+     * lane for a private channel and from the pusher thread for a public one.
+     */
     void subscribed(StreamConnection c, StreamConnection.Sub s) {
-        pusher.execute(() -> {
+        (s.channel().kind().isPrivate ? lane(c.uid()) : pusher).execute(() -> {
             try {
                 long ts = clock.millis();
                 StreamChannel ch = s.channel();
@@ -250,32 +295,34 @@ public final class StreamHub implements AutoCloseable {
     }
 
     private void pushOrders(long uid, List<Long> orderIds) {
-        if (connections.stream().noneMatch(c -> c.uid() == uid || c.followsBooks())) return;
+        boolean books = bookFollowers.get() > 0;
+        if (!books && !byUid.containsKey(uid)) return;
         long origin = System.nanoTime();
-        pusher.execute(() -> {
+        lane(uid).execute(() -> {
             try {
                 List<TradeOrder> changed = trading.orders(uid, orderIds);
-                if (connections.stream().anyMatch(StreamConnection::followsBooks)) {
+                if (books) {
                     // A resting order came, went or filled, or a trade printed: the symbol's book, trades and candles.
                     changed.stream().map(o -> java.util.Map.entry(io.tas.marketdata.TradeTape.book(o.category()), o.symbol())).distinct()
-                            .forEach(e -> marketChanged(e.getKey(), e.getValue(), null, origin));
+                            .forEach(e -> pusher.execute(() -> marketChanged(e.getKey(), e.getValue(), null, origin)));
                 }
-                boolean fillsWanted = connections.stream().anyMatch(c -> c.uid() == uid && c.wants(StreamChannel.Kind.FILL));
+                Set<StreamConnection> mine = of(uid);
+                if (mine.isEmpty()) return;
+                boolean fillsWanted = mine.stream().anyMatch(c -> c.wants(StreamChannel.Kind.FILL));
                 List<Fill> fills = fillsWanted ? newFills(uid, changed) : List.of();
                 long ts = clock.millis();
-                for (StreamConnection c : connections) {
-                    if (c.uid() != uid) continue;
+                for (StreamConnection c : mine) {
                     for (StreamConnection.Sub s : c.subscriptions()) {
                         StreamChannel ch = s.channel();
                         if (!s.ready()) continue;
                         if (ch.kind() == StreamChannel.Kind.ORDER) {
-                            List<Object> mine = changed.stream().filter(o -> ch.covers(o.category(), o.symbol()))
+                            List<Object> orders = changed.stream().filter(o -> ch.covers(o.category(), o.symbol()))
                                     .map(o -> ch.v2() ? StreamViewsV2.order(o) : (Object) StreamViews.order(o)).toList();
-                            if (!mine.isEmpty()) c.push(s, "snapshot", mine, ts);
+                            if (!orders.isEmpty()) c.push(s, "snapshot", orders, ts);
                         } else if (ch.kind() == StreamChannel.Kind.FILL) {
-                            List<Object> mine = fills.stream().filter(f -> ch.covers(f.order().category(), f.order().symbol()))
+                            List<Object> made = fills.stream().filter(f -> ch.covers(f.order().category(), f.order().symbol()))
                                     .map(f -> ch.v2() ? StreamViewsV2.fill(f.fill(), f.order()) : (Object) StreamViews.fill(f.fill(), f.order())).toList();
-                            if (!mine.isEmpty()) c.push(s, "snapshot", mine, ts);
+                            if (!made.isEmpty()) c.push(s, "snapshot", made, ts);
                         }
                     }
                 }
@@ -313,19 +360,34 @@ public final class StreamHub implements AutoCloseable {
         pushAccounts(uids);
     }
 
+    /**
+     * Marks the accounts for a push on their lanes. The account and position channels show state, so several commits
+     * waiting for one lane are pushed once, with the state after the last of them (D187).
+     */
     private void pushAccounts(Set<Long> uids) {
-        if (connections.stream().noneMatch(c -> uids.contains(c.uid()))) return;
         long origin = System.nanoTime();
-        pusher.execute(() -> {
+        for (long uid : uids) {
+            if (!byUid.containsKey(uid)) continue;
+            int lane = Math.floorMod(Long.hashCode(uid), LANES);
+            pendingAccounts.get(lane).putIfAbsent(uid, origin);
+            if (drainScheduled[lane].compareAndSet(false, true)) lanes[lane].execute(() -> drainAccounts(lane));
+        }
+    }
+
+    private void drainAccounts(int lane) {
+        drainScheduled[lane].set(false); // a commit after this point schedules another drain
+        java.util.concurrent.ConcurrentHashMap<Long, Long> pending = pendingAccounts.get(lane);
+        for (Long uid : pending.keySet()) {
+            Long origin = pending.remove(uid);
+            if (origin == null) continue;
             long ts = clock.millis();
-            java.util.Map<String, List<?>> views = new java.util.HashMap<>(); // one read per account and channel
-            for (StreamConnection c : connections) {
-                if (!uids.contains(c.uid())) continue;
+            java.util.Map<String, StreamConnection.Data> views = new java.util.HashMap<>(); // one read and one serialization per channel
+            for (StreamConnection c : of(uid)) {
                 for (StreamConnection.Sub s : c.subscriptions()) {
                     StreamChannel ch = s.channel();
                     if (!s.ready() || (ch.kind() != StreamChannel.Kind.ACCOUNT && ch.kind() != StreamChannel.Kind.POSITION)) continue;
                     try {
-                        List<?> data = views.computeIfAbsent(c.uid() + "|" + ch.key(), k -> privateView(c.uid(), ch));
+                        StreamConnection.Data data = views.computeIfAbsent(ch.key(), k -> StreamConnection.Data.of(privateView(uid, ch)));
                         // websocket-wire.md: the v3 topics push `update` after the snapshot; the v2 channels push snapshots.
                         c.push(s, ch.v2() ? "snapshot" : "update", data, ts);
                     } catch (RuntimeException e) {
@@ -334,7 +396,7 @@ public final class StreamHub implements AutoCloseable {
                 }
             }
             metrics.lag(origin);
-        });
+        }
     }
 
     /** The account or position channel's data for an account, as the REST rows compute it. */
@@ -385,6 +447,7 @@ public final class StreamHub implements AutoCloseable {
     public void close() {
         sweeper.shutdownNow();
         pusher.shutdownNow();
+        for (ExecutorService l : lanes) l.shutdownNow();
         connections.forEach(StreamConnection::closeForShutdown);
         writers.shutdown(); // the notices and close frames go out first
         try {

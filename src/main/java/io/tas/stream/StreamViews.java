@@ -15,9 +15,6 @@ import java.util.Locale;
 final class StreamViews {
     private StreamViews() {}
 
-    /** A push: `{"action","arg","ts","data"}`. */
-    record Push(String action, Object arg, long ts, List<?> data) {}
-
     record AccountCoin(String coin, String balance, String available, String locked, String borrow, String debts, String equity,
                        String usdValue) {}
 
