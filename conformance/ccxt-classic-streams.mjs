@@ -5,7 +5,9 @@
 // ticker this script sets (trading-fixture.mjs rules). Prints `ok <check> (<summary>)` / `FAIL <check>: <details>` and
 // `N passed, M failed`; exits 0 only if all passed.
 import ccxt from 'ccxt';
-import { checks, classicAccount, createInstruments, near, proClient, runTag, same, setTicker, settle } from './trading-fixture.mjs';
+import {
+  checks, classicAccount, createInstruments, lastCandle, near, proClient, runTag, same, setTicker, settle, until,
+} from './trading-fixture.mjs';
 
 /** A level of ccxt's counted book: [price, size] (it keeps the pushed strings beside them, for the checksum). */
 const level = (l) => [l[0], l[1]];
@@ -88,8 +90,8 @@ await check('watchMyTrades + watchTrades + watchOHLCV: a fill by a ticker move',
   near(last.amount, '2', 'public trade amount');
   same(last.side, 'sell', 'public trade side');
   // This minute's candle holds the only trade of the pair: volume 2, closing at 100.
-  let c = (await candles).at(-1);
-  for (let i = 0; i < 5 && Number(c[5]) !== 2; i++) c = (await ex.watchOHLCV(S, '1m')).at(-1);
+  await candles;
+  const c = await until(() => lastCandle(ex, S, 2), 'a 1m candle of volume 2');
   near(c[5], '2', 'candle volume');
   near(c[4], '100', 'candle close');
   return `maker 2@100, fee 0.002; tape sell 2@100; candle C ${c[4]} V ${c[5]}`;
@@ -99,8 +101,8 @@ await check('watchBalance spot after the fill', async () => {
   // 1000 - 200 paid = 800 USDT; 3 + 2 - 0.002 = 4.998 of the base.
   const watching = ex.watchBalance();
   await ex.createOrder(S, 'limit', 'sell', 1, 120); // rests: 1 of the base frozen
-  let b = await watching;
-  for (let i = 0; i < 5 && Number(b[base].used) !== 1; i++) b = await ex.watchBalance();
+  await watching;
+  const b = await until(() => Number(ex.balance[base]?.used) === 1 && ex.balance, 'the sell\'s freeze');
   near(b.USDT.free, '800', 'USDT free');
   near(b[base].free, '3.998', 'BASE free');
   near(b[base].used, '1', 'BASE used');
@@ -113,9 +115,8 @@ await check('watchPositions + watchBalance swap: a futures market buy', async ()
   await settle(600);
   // Buy 1 at the ask 100.01, leverage 10: margin 10.001, taker fee 0.060006; mark 99.99, so PnL -0.02.
   await exD.createOrder(P, 'market', 'buy', 1);
-  let open = await positions; // the snapshot on subscribe is empty: flat
-  for (let i = 0; i < 5 && open.length === 0; i++) open = await exD.watchPositions([P]);
-  const [p] = open;
+  await positions; // the snapshot on subscribe (flat), or the position; then ccxt's position cache
+  const p = await until(() => (exD.positions?.['USDT-FUTURES'] ?? []).find((x) => x.symbol === P && Number(x.contracts) > 0), 'the long');
   same(p.symbol, P, 'symbol');
   same(p.side, 'long', 'side');
   same(p.hedged, false, 'hedged');
@@ -123,8 +124,8 @@ await check('watchPositions + watchBalance swap: a futures market buy', async ()
   near(p.entryPrice, '100.01', 'entryPrice');
   near(p.unrealizedPnl, '-0.02', 'unrealizedPnl');
   // free: 10000 - 10.001 - 0.060006 = 9989.938994; total (equity): + 10.001 - 0.02 = 9999.919994.
-  let b = await balance;
-  for (let i = 0; i < 5 && Number(b.USDT.used) !== 10.001; i++) b = await exD.watchBalance({ type: 'swap' });
+  await balance;
+  const b = await until(() => Number(exD.balance.USDT?.used) === 10.001 && exD.balance, 'the margin in the swap balance');
   near(b.USDT.free, '9989.938994', 'swap USDT free');
   near(b.USDT.used, '10.001', 'swap USDT used');
   near(b.USDT.total, '9999.919994', 'swap USDT total');
@@ -136,9 +137,8 @@ await check('watchOrders (futures) after a close', async () => {
   await settle();
   // Sell 1 reduce-only at the bid 99.99: the position closes; ccxt reads the order from the futures channel (posMode).
   const closed = await exD.createOrder(P, 'market', 'sell', 1, undefined, { reduceOnly: true });
-  let orders = await watching;
-  for (let i = 0; i < 5 && orders.find((x) => x.id === closed.id)?.status !== 'closed'; i++) orders = await exD.watchOrders(P);
-  const o = orders.find((x) => x.id === closed.id);
+  await watching;
+  const o = await until(() => (exD.orders ?? []).find((x) => x.id === closed.id && x.status === 'closed'), 'the closed order');
   same(o.status, 'closed', 'status');
   same(o.symbol, P, 'symbol');
   near(o.filled, '1', 'filled');

@@ -3,7 +3,9 @@
 // the whole and the incremental book, the ticker, public trades, candles and positions while REST orders and ticker
 // moves change them. Figures by hand from the ticker this script sets (trading-fixture.mjs rules). Prints `ok <check> (<summary>)` / `FAIL <check>: <details>` and `N passed, M failed`.
 import ccxt from 'ccxt';
-import { checks, createInstruments, fundedAccount, near, proClient, runTag, same, setTicker, settle } from './trading-fixture.mjs';
+import {
+  checks, createInstruments, fundedAccount, lastCandle, near, proClient, runTag, same, setTicker, settle, until,
+} from './trading-fixture.mjs';
 
 const tag = runTag('CW');
 const { check, finish } = checks([[tag, 'BASE']]);
@@ -54,8 +56,8 @@ await check('watchTicker + watchMyTrades: a fill by a ticker move', async () => 
   await new Promise((r) => setTimeout(r, 500)); // the ticker and fill subscriptions are in before the move
   // The ask falls to 99.5: the resting buy at 100 fills as maker.
   await setTicker('SPOT', spot, { last: '99.4', ask: '99.5', bid: '99.4', size: '5' });
-  let t = await watching; // the ticker as it was on subscribe, then the move
-  for (let i = 0; i < 5 && Number(t.last) !== 99.4; i++) t = await ex.watchTicker(S, { uta: true });
+  await watching; // the ticker as it was on subscribe, or the move; then ccxt's ticker cache until the move is in
+  const t = await until(() => Number(ex.tickers[S]?.last) === 99.4 && ex.tickers[S], 'the ticker after the move');
   near(t.last, '99.4', 'last');
   const orders = await filled;
   same(orders[orders.length - 1].status, 'closed', 'status');
@@ -106,8 +108,8 @@ await check('watchTrades + watchOHLCV (uta): a market buy', async () => {
   // Its minute's candle closes at 99.6; its volume is 1, plus the earlier fill's 2 when both fell in one minute.
   const minute = (ms) => Math.floor(ms / 60000);
   const volume = minute(after.timestamp) === minute(fillTime) ? 3 : 1;
-  let c = (await ex.watchOHLCV(S, '1m', undefined, undefined, { uta: true })).at(-1);
-  for (let i = 0; i < 5 && Number(c[5]) !== volume; i++) c = (await ex.watchOHLCV(S, '1m', undefined, undefined, { uta: true })).at(-1);
+  await ex.watchOHLCV(S, '1m', undefined, undefined, { uta: true });
+  const c = await until(() => lastCandle(ex, S, volume), `a 1m candle of volume ${volume}`);
   near(c[4], '99.6', 'candle close');
   near(c[5], String(volume), 'candle volume');
   return `tape buy 1@99.6; candle C ${c[4]}, V as computed`;
@@ -118,9 +120,8 @@ await check('watchPositions (uta): a futures market buy', async () => {
   await settle();
   // Buy 1 at the ask 100.01, leverage 10; mark 99.99, so the PnL is -0.02.
   await ex.createOrder(P, 'market', 'buy', 1, undefined, { uta: true });
-  let open = await watching; // the snapshot on subscribe is empty: flat
-  for (let i = 0; i < 5 && open.length === 0; i++) open = await ex.watchPositions([P], undefined, undefined, { uta: true });
-  const [p] = open;
+  await watching; // the snapshot on subscribe (flat), or the position; then ccxt's position cache
+  const p = await until(() => (ex.positions?.UTA ?? []).find((x) => x.symbol === P && Number(x.contracts) > 0), 'the long');
   same(`${p.symbol} ${p.side}`, `${P} long`, 'position');
   near(p.contracts, '1', 'contracts');
   near(p.entryPrice, '100.01', 'entryPrice');

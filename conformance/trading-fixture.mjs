@@ -218,3 +218,24 @@ export function expectParsed(o, want, what) {
     else same(o[k], v, `${what} ${k}`);
   }
 }
+
+/**
+ * Polls fn every 50 ms until it returns a truthy value, which it returns; throws after ms. For state ccxt.pro keeps
+ * up to date as pushes arrive (`tickers`, `ohlcvs`, `balance`, `positions`, `orders`): a second `watch…` call only
+ * waits for the next push, so one that arrived in between would be waited for in vain.
+ */
+export async function until(fn, what, ms = 10000) {
+  for (let waited = 0; ; waited += 50) {
+    const v = fn();
+    if (v) return v;
+    if (waited >= ms) throw new Error(`${what}: not within ${ms / 1000} s`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** ccxt.pro's newest 1m candle of a symbol if its volume is the one wanted (ccxt keeps the candles in `ohlcvs`). */
+export function lastCandle(ex, symbol, volume) {
+  const candles = ex.ohlcvs?.[symbol]?.['1m'];
+  const c = candles && candles[candles.length - 1];
+  return c && Number(c[5]) === volume ? c : undefined;
+}
