@@ -6,20 +6,15 @@
 // `N passed, M failed`; exits 0 only if all passed.
 import ccxt from 'ccxt';
 import {
-  checks, classicAccount, createInstruments, lastCandle, near, proClient, runTag, same, setTicker, settle, until,
+  checks, classicAccount, lastCandle, near, ownMarkets, proClient, same, setTicker, settle, until,
 } from './trading-fixture.mjs';
 
 /** A level of ccxt's counted book: [price, size] (it keeps the pushed strings beside them, for the checksum). */
 const level = (l) => [l[0], l[1]];
 
 // ---- set-up: own spot pair and perpetual, two fresh classic accounts (spot; futures margin) ----
-const tag = runTag('CS');
+const { tag, base, spot, S, P } = await ownMarkets('CS');
 const { check, finish } = checks([[tag, 'BASE']]);
-const { base, spot, perp } = await createInstruments(tag);
-const S = `${base}/USDT`;
-const P = `P${base}/USDT:USDT`;
-await setTicker('SPOT', spot, { last: '100', ask: '100.01', bid: '99.99', size: '5' });
-await setTicker('USDT-FUTURES', perp, { last: '100', ask: '100.01', bid: '99.99', size: '10', mark: '99.99', fundingRate: '0.0001' });
 const C = await classicAccount(`ccxt-ws-classic-${tag}`, { USDT: '1000', [base]: '3' });
 const D = await classicAccount(`ccxt-ws-classic-swap-${tag}`, { USDT: '10000' }, 'unified');
 const ex = await proClient(ccxt, C, { uta: false });

@@ -5,7 +5,7 @@
 // settle on its spot balances, read back from the admin API.
 // Prints `ok <check> (<summary>)` / `FAIL <check>: <details>` and `N passed, M failed`; exits 0 only if all passed.
 import ccxt from 'ccxt';
-import { expectParsed as expectOrder, adminGet, adminPost, assert, classicAccount, baseUrl, checks, createInstruments, near, runTag, same, sameSet, setTicker } from './trading-fixture.mjs';
+import { expectParsed as expectOrder, adminGet, adminPost, assert, classicAccount, baseUrl, checks, near, ownMarkets, same, sameSet, setTicker } from './trading-fixture.mjs';
 
 function client(creds) {
   const exchange = new ccxt.bitget({ apiKey: creds.apiKey, secret: creds.secret, password: creds.password, timeout: 15000 });
@@ -39,15 +39,10 @@ async function rejects(promise, errorClass, code) {
 }
 
 // ---- set-up: own spot pair and ticker, one fresh classic account (before ccxt loads its markets) ----
-const tag = runTag('CC');
-const { check, finish } = checks([[tag, 'BASE']]);
-const { base, spot, perp } = await createInstruments(tag);
-const S = `${base}/USDT`;
-const P = `P${base}/USDT:USDT`;
 // Ask 100.01 / bid 99.99, 5 a level; bids 99.99, 99.94 (99.940005 rounded down), ...; asks 100.01, 100.07, ...
-await setTicker('SPOT', spot, { last: '100', ask: '100.01', bid: '99.99', size: '5' });
 // Perpetual: ask 100.01 / bid 99.99, 10 a level, mark 99.99; fees maker 0.02%, taker 0.06%.
-await setTicker('USDT-FUTURES', perp, { last: '100', ask: '100.01', bid: '99.99', size: '10', mark: '99.99', fundingRate: '0.0001' });
+const { tag, base, spot, perp, S, P } = await ownMarkets('CC');
+const { check, finish } = checks([[tag, 'BASE']]);
 const C = await classicAccount(`ccxt-classic-${tag}`, { USDT: '10000', [base]: '10' });
 const D = await classicAccount(`ccxt-classic-swap-${tag}`, { USDT: '10000' }, 'unified');
 const ex = client(C);

@@ -4,16 +4,11 @@
 // moves change them. Figures by hand from the ticker this script sets (trading-fixture.mjs rules). Prints `ok <check> (<summary>)` / `FAIL <check>: <details>` and `N passed, M failed`.
 import ccxt from 'ccxt';
 import {
-  checks, createInstruments, fundedAccount, lastCandle, near, proClient, runTag, same, setTicker, settle, until,
+  checks, fundedAccount, lastCandle, near, ownMarkets, proClient, same, setTicker, settle, until,
 } from './trading-fixture.mjs';
 
-const tag = runTag('CW');
+const { tag, base, spot, S, P } = await ownMarkets('CW');
 const { check, finish } = checks([[tag, 'BASE']]);
-const { base, spot, perp } = await createInstruments(tag);
-const S = `${base}/USDT`;
-const P = `P${base}/USDT:USDT`;
-await setTicker('SPOT', spot, { last: '100', ask: '100.01', bid: '99.99', size: '5' });
-await setTicker('USDT-FUTURES', perp, { last: '100', ask: '100.01', bid: '99.99', size: '10', mark: '99.99', fundingRate: '0.0001' });
 const A = await fundedAccount(`ccxt-ws-${tag}`, { USDT: '1000' });
 
 const ex = await proClient(ccxt, A, { uta: true });

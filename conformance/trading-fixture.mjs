@@ -91,6 +91,19 @@ export async function createInstruments(base) {
   return { base, spot, perpBase, perp };
 }
 
+/**
+ * A run's own markets, the set-up the streams and classic scripts share: a tag from prefix, the spot pair and the
+ * perpetual of createInstruments, and their tickers: spot ask 100.01 / bid 99.99, 5 a level; the perpetual the same
+ * prices, 10 a level, mark 99.99, funding 0.0001. Returns { tag, base, spot, perp, S, P } (S and P: ccxt's symbols).
+ */
+export async function ownMarkets(prefix) {
+  const tag = runTag(prefix);
+  const { base, spot, perp } = await createInstruments(tag);
+  await setTicker('SPOT', spot, { last: '100', ask: '100.01', bid: '99.99', size: '5' });
+  await setTicker('USDT-FUTURES', perp, { last: '100', ask: '100.01', bid: '99.99', size: '10', mark: '99.99', fundingRate: '0.0001' });
+  return { tag, base, spot, perp, S: `${base}/USDT`, P: `P${base}/USDT:USDT` };
+}
+
 /** POST /admin/v1/tickers: level-1 prices and sizes; mark and index price and the funding rate for futures. */
 export async function setTicker(category, symbol, { last, ask, bid, size, mark, fundingRate }) {
   const t = { category, symbol, lastPrice: last, ask1Price: ask, bid1Price: bid, ask1Size: size, bid1Size: size };

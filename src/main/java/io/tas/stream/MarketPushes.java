@@ -24,6 +24,7 @@ import java.util.Set;
 final class MarketPushes {
     /** The incremental book keeps this many levels a side; its checksum covers the best 25 (ccxt.pro's rule). */
     static final int BOOK_LEVELS = 50, CHECKSUM_LEVELS = 25, TRADE_SNAPSHOT = 50, CANDLE_SNAPSHOT = 50;
+    private static final java.util.Set<StreamChannel.Kind> ALL = java.util.EnumSet.allOf(StreamChannel.Kind.class);
     private final TradingService trading;
     private final StreamFeed feed;
     /** The incremental book last pushed, by category and symbol, while someone subscribes to it. */
@@ -44,6 +45,12 @@ final class MarketPushes {
      * push, each figure read once for all of them.
      */
     void changed(Collection<StreamConnection> connections, Category category, String symbol, Ticker t, long ts) {
+        changed(connections, category, symbol, t, ts, ALL);
+    }
+
+    /** As changed, for the channels of these kinds only (the state of the others is left as it is). */
+    private void changed(Collection<StreamConnection> connections, Category category, String symbol, Ticker t, long ts,
+                         java.util.Set<StreamChannel.Kind> kinds) {
         String instType = StreamChannel.lower(category.wire());
         String key = category.wire() + "|" + symbol;
         Map<String, StreamConnection.Data> memo = new HashMap<>(); // each push's data serialized once for all
@@ -54,7 +61,7 @@ final class MarketPushes {
         for (StreamConnection c : connections) {
             for (StreamConnection.Sub s : c.subscriptions()) {
                 StreamChannel ch = s.channel();
-                if (!s.ready() || !ch.shows(instType, symbol)) continue;
+                if (!s.ready() || !kinds.contains(ch.kind()) || !ch.shows(instType, symbol)) continue;
                 switch (ch.kind()) {
                     case TICKER -> {
                         if (t != null) c.push(s, "snapshot", memo.computeIfAbsent("t" + ch.v2(), k -> data(List.of(ticker(ch, t)))), ts);
@@ -89,13 +96,13 @@ final class MarketPushes {
             }
         }
         // Nobody follows it any more: a later subscriber starts from a fresh snapshot.
-        if (!incremental) books.remove(key);
-        if (!trades) tradesPushed.remove(key);
+        if (!incremental && kinds.contains(StreamChannel.Kind.INCREMENTAL_BOOK)) books.remove(key);
+        if (!trades && kinds.contains(StreamChannel.Kind.TRADE)) tradesPushed.remove(key);
     }
 
     /**
-     * A new subscription's snapshot (`ready` is false until it is sent): the channel's other subscribers get what changed
-     * first, so the snapshot is the base the next update applies to.
+     * A new subscription's snapshot (`ready` is false until it is sent): the other subscribers of its kind get what
+     * changed first, so the snapshot is the base the next update applies to.
      */
     void snapshot(Collection<StreamConnection> connections, StreamConnection c, StreamConnection.Sub s, long ts) {
         StreamChannel ch = s.channel();
@@ -104,12 +111,12 @@ final class MarketPushes {
         switch (ch.kind()) {
             case BOOK -> c.push(s, "snapshot", List.of(depthBook(ch, trading.orderBook(category, symbol, BOOK_LEVELS))), ts);
             case INCREMENTAL_BOOK -> {
-                changed(connections, category, symbol, null, ts);
+                changed(connections, category, symbol, null, ts, java.util.EnumSet.of(StreamChannel.Kind.INCREMENTAL_BOOK));
                 Book b = books.computeIfAbsent(key, k -> levels(trading.orderBook(category, symbol, BOOK_LEVELS), 0));
                 c.push(s, "snapshot", List.of(incrementalView(ch.v2(), b, ts)), ts);
             }
             case TRADE -> {
-                changed(connections, category, symbol, null, ts);
+                changed(connections, category, symbol, null, ts, java.util.EnumSet.of(StreamChannel.Kind.TRADE));
                 List<StreamFeed.Trade> newest = feed.trades(category, symbol, TRADE_SNAPSHOT);
                 tradesPushed.computeIfAbsent(key, k -> seen()).addAll(newest.stream().map(StreamFeed.Trade::id).toList()); // the base of its updates
                 if (!newest.isEmpty()) c.push(s, "snapshot", trades(ch, newest), ts); // none yet: nothing (ccxt would resolve [])
