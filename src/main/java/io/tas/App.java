@@ -137,9 +137,9 @@ public final class App implements AutoCloseable {
             NodeLease lease = NodeLease.acquire(db, Clock.systemUTC(), config.nodeId(), config.nodeLeaseTtl());
             opened.push(lease);
             SandboxControls.restore(clock, db);
-            // IDs are minted on the machine's clock under a sandbox: a sandbox clock moved forward and restarted without
-            // its offset would go back, and a millisecond minted twice is an ID minted twice (D55).
-            IdGenerator ids = new IdGenerator(clock instanceof SandboxClock s ? s.machine() : clock, lease);
+            // IDs are minted on the machine's clock under a running sandbox clock, which may be set back (D55, D188).
+            // Under a frozen sandbox clock IDs are minted at the frozen instant, so a replay mints the same IDs (D189).
+            IdGenerator ids = new IdGenerator(clock instanceof SandboxClock s ? s.forIds() : clock, lease);
             ChangeFeed changes = ChangeFeed.open(db, config.dbUrl(), config.dbUser(), config.dbPassword(),
                     config.features().changeFeed()).measureLagIn(metrics);
             opened.push(changes);
@@ -148,7 +148,9 @@ public final class App implements AutoCloseable {
             Domain d = new Domain(config, clock, db, ids, changes, jobs, metrics);
             d.closeables().reversed().forEach(opened::push);
             // §8 buckets in this process, or shared by every node through Redis (TAS_REDIS_URL, D85).
-            RateLimiter limiter = new RateLimiter(config.rateLimitsEnabled(), clock, config.redisUrl() == null ? null
+            // Buckets refill on a clock that never stops or goes back, even when the sandbox clock is frozen (D188).
+            Clock limitClock = clock instanceof SandboxClock s ? s.forLimits() : clock;
+            RateLimiter limiter = new RateLimiter(config.rateLimitsEnabled(), limitClock, config.redisUrl() == null ? null
                     : new RateLimiter.RedisSettings(config.redisUrl(), config.redisKeyPrefix(), config.redisTimeout(), config.rateLimitNodes()));
             opened.push(limiter);
             edgeMetrics(metrics, d.keys, limiter);
@@ -157,10 +159,14 @@ public final class App implements AutoCloseable {
             // D122: failed authentications limited per IP and per key, unless every limit is off (TAS_RATE_LIMITS=off).
             Authenticator authenticator = config.rateLimitsEnabled()
                     ? new Authenticator(d.keys, d.accounts, d.signatures, config.timestampWindow(),
-                            new FailureLimit(config.authFailuresPerIp(), clock), new FailureLimit(config.passphraseFailuresPerKey(), clock))
+                            new FailureLimit(config.authFailuresPerIp(), limitClock), new FailureLimit(config.passphraseFailuresPerKey(), limitClock))
                     : new Authenticator(d.keys, d.accounts, d.signatures, config.timestampWindow());
             RequestPipeline pipeline = new RequestPipeline(routes, authenticator,
                     d.accounts, limiter, clock, config.maxBodyBytes(), metrics, TrustedProxies.parse(config.trustedProxies()));
+            // Issue 28: fault rules and the request journal (a sandbox's; on a service they stay empty and off).
+            io.tas.sandbox.Faults faults = new io.tas.sandbox.Faults(clock);
+            io.tas.sandbox.RequestJournal journal = new io.tas.sandbox.RequestJournal(config.journal(), config.features().journalEntries(), clock);
+            if (config.sandbox()) pipeline.sandbox(faults, journal);
             // Issue 27: the WebSocket streams, told of tickers and order changes after their commit (D186).
             io.tas.stream.StreamHub streams = new io.tas.stream.StreamHub(authenticator, clock, new io.tas.stream.StreamHub.Sources(
                     d.trading, new AssetsRoutes(d.ledger, d.prices, d.positions), d.positions, d.spot, d.market, d.ledger,
@@ -171,7 +177,8 @@ public final class App implements AutoCloseable {
             d.trading.onOrders(streams::ordersCommitted);
             d.ledger.onCommitted(streams::accountsCommitted);
             streams.bindMetrics(metrics);
-            AdminSurface adminSurface = adminSurface(config, clock, db, changes, jobs, limiter, d, streams);
+            AdminSurface adminSurface = adminSurface(config, clock, db, changes, jobs, limiter, d, streams,
+                    new SandboxParts(ids, faults, journal));
             AdminRoutes admin = new AdminRoutes(adminSurface, d.keys, config.adminToken(), clock, metrics,
                     config.adminMaxBodyBytes(), config.seedMaxBytes());
             SandboxControls.follow(clock, db, changes); // an advance on another node moves this node's sandbox clock
@@ -330,13 +337,17 @@ public final class App implements AutoCloseable {
     }
 
     /** The control plane over the node's services: provisioning, money, records, seeds and the sandbox controls. */
+    private record SandboxParts(IdGenerator ids, io.tas.sandbox.Faults faults, io.tas.sandbox.RequestJournal journal) {}
+
     private static AdminSurface adminSurface(Config config, Clock clock, Database db, ChangeFeed changes, Jobs jobs, RateLimiter limiter, Domain d,
-                                             io.tas.stream.StreamHub streams) {
+                                             io.tas.stream.StreamHub streams, SandboxParts sandbox) {
         Provisioning provisioning = new Provisioning(db, clock, d.accounts, d.keys, d.market, limiter, d.reality);
         MoneyAdmin money = new MoneyAdmin(d.accounts, d.market, d.ledger, d.loans, d.positions, d.unifiedRecords);
         RecordsAdmin records = new RecordsAdmin(clock, d.positionHistory, d.strategies, d.copyTrading, d.spot, d.unifiedRecords);
         return new AdminSurface(provisioning, money, records, new SeedApplier(db, d.ledger, provisioning, money, records),
-                new SandboxControls(config.sandbox(), clock, jobs, db, changes, provisioning::reset), streams);
+                new SandboxControls(config.sandbox(), clock, jobs, db, changes, provisioning::reset,
+                        new SandboxControls.Parts(sandbox.ids(), new io.tas.store.Snapshots(db), sandbox.faults(), sandbox.journal(),
+                                provisioning::invalidateCaches)), streams);
     }
 
     public int port() { return server.port(); }

@@ -69,6 +69,12 @@ final class AdminHttp {
     /** A body of an admin call other than a seed: JSON, or YAML when the Content-Type says so. */
     <T> T read(ServerRequest req, Class<T> type) throws IOException { return read(req, type, maxBodyBytes); }
 
+    /** As read, but an empty body is null (a call whose every field is optional). */
+    <T> T readOptional(ServerRequest req, Class<T> type) throws IOException {
+        byte[] body = req.content().hasEntity() ? capped(req, maxBodyBytes) : new byte[0];
+        return body.length == 0 ? null : SeedFile.JSON.readValue(body, type);
+    }
+
     /** A record feed's batch (issue 9): the operator's own data, capped like a seed. */
     <T> T readLarge(ServerRequest req, Class<T> type) throws IOException { return read(req, type, seedMaxBytes); }
 

@@ -187,7 +187,7 @@ public final class Provisioning {
     }
 
     /** Drops every cache that may hold what a rolled-back seed read or wrote. */
-    void invalidateCaches() {
+    public void invalidateCaches() {
         market.invalidate();
         accounts.invalidateAll();
         keys.invalidateAll();

@@ -3,80 +3,83 @@ package io.tas.admin;
 import io.tas.error.ApiException;
 import io.tas.error.ErrorCode;
 import io.tas.jobs.Jobs;
+import io.tas.sandbox.Faults;
+import io.tas.sandbox.RequestJournal;
 import io.tas.store.ChangeFeed;
+import io.tas.store.Database;
+import io.tas.store.IdGenerator;
+import io.tas.store.Snapshots;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 
 /**
- * Sandbox controls of the admin surface (DESIGN roadmap 9: a clock like Stripe's test clocks): move the service clock
- * forward, and run due jobs now instead of at the next poll. The clock moves only in a sandbox whose clock can move;
- * running due jobs is harmless anywhere (they are due).
+ * The sandbox controls of the admin surface (issue 28; DESIGN roadmap 9): the clock (freeze, set, advance, resume, like
+ * Stripe's test clocks), due jobs, reset, snapshots, fault rules and the request journal. Everything but reading the
+ * clock and running due jobs (harmless anywhere: they are due) is refused outside a sandbox (40017, nothing changed).
  */
 public final class SandboxControls {
     /** Ten years: far enough for any scenario, small enough that no time computation overflows. */
     static final long MAX_ADVANCE_MS = 10L * 366 * 24 * 3600 * 1000;
+    /** The earliest instant the clock may be set to: the epoch of IDs (2024-01-01), below which no ID can be minted. */
+    static final long EARLIEST = 1704067200000L;
+    /** The change-feed topic of a clock change: the other nodes read the saved state again. */
+    private static final String TOPIC = "clock";
+    private static final io.tas.store.generated.tables.SandboxClock SANDBOX_CLOCK = io.tas.store.generated.Tables.SANDBOX_CLOCK;
+
+    /** The parts a sandbox controls besides the clock. */
+    public record Parts(IdGenerator ids, Snapshots snapshots, Faults faults, RequestJournal journal, Runnable invalidateCaches) {}
 
     private final boolean sandbox;
     private final Clock clock;
     private final Jobs jobs;
-    private final io.tas.store.Database db;
+    private final Database db;
     private final ChangeFeed changes;
-    /** The change-feed topic of an advance: "clock:OFFSET", the offset the advancing node saved. */
-    private static final String TOPIC = "clock:";
-
     /** Empties every table and drops every cache (Provisioning.reset). */
     private final Runnable reset;
+    private final Parts parts;
 
-    public SandboxControls(boolean sandbox, Clock clock, Jobs jobs, io.tas.store.Database db, ChangeFeed changes, Runnable reset) {
+    public SandboxControls(boolean sandbox, Clock clock, Jobs jobs, Database db, ChangeFeed changes, Runnable reset, Parts parts) {
         this.sandbox = sandbox;
         this.reset = reset;
         this.clock = clock;
         this.jobs = jobs;
         this.db = db;
         this.changes = changes;
+        this.parts = parts;
     }
 
     /**
-     * Keeps a sandbox clock level with the other PostgreSQL nodes on its database: an advance on any node reaches this
-     * one through the change feed, and after a (re)connect of the feed the saved offset is read again. Subscribe before
+     * Keeps a sandbox clock level with the other PostgreSQL nodes on its database: a change on any node reaches this
+     * one through the change feed, and after a (re)connect of the feed the saved state is read again. Subscribe before
      * the feed starts.
      */
-    public static void follow(Clock clock, io.tas.store.Database db, ChangeFeed changes) {
-        if (!(clock instanceof SandboxClock sandboxClock)) return;
+    public static void follow(Clock clock, Database db, ChangeFeed changes) {
+        if (!(clock instanceof SandboxClock)) return;
         changes.subscribe(key -> {
-            if (key.startsWith(TOPIC)) sandboxClock.restore(Long.parseLong(key.substring(TOPIC.length())));
-            else if (key.equals(ChangeFeed.EVERYTHING)) restore(clock, db);
+            if (key.equals(TOPIC) || key.equals(ChangeFeed.EVERYTHING)) restore(clock, db);
         });
     }
 
-    /** A sandbox clock takes up where it was before a restart (D55): its offset is saved at every advance. */
-    public static void restore(Clock clock, io.tas.store.Database db) {
+    /** A sandbox clock takes up the state saved at its last change (D55, D188), here at start or from another node. */
+    public static void restore(Clock clock, Database db) {
         if (!(clock instanceof SandboxClock sandboxClock)) return;
-        db.read(dsl -> dsl.select(SANDBOX_CLOCK.OFFSET_MILLIS).from(SANDBOX_CLOCK).fetchOptional(SANDBOX_CLOCK.OFFSET_MILLIS))
-                .ifPresent(sandboxClock::restore);
+        db.read(dsl -> dsl.selectFrom(SANDBOX_CLOCK).where(SANDBOX_CLOCK.ID.eq(1)).fetchOptional())
+                .ifPresent(r -> sandboxClock.restore(new SandboxClock.State(r.getOffsetMillis(), r.getFrozenAt(), r.getAdvancedMillis())));
     }
 
-    private static final io.tas.store.generated.tables.SandboxClock SANDBOX_CLOCK = io.tas.store.generated.Tables.SANDBOX_CLOCK;
+    // ---- the clock
 
-    public record ClockView(String now, boolean adjustable) {}
+    public record ClockView(String now, boolean adjustable, boolean frozen) {}
 
-    public ClockView clock() { return new ClockView(Long.toString(clock.millis()), adjustable()); }
-
-    private boolean adjustable() { return sandbox && clock instanceof AdjustableClock; }
-
-    /**
-     * Issue 24 item 3: a reset empties every table, so only a sandbox resets (40017 elsewhere, nothing changed): on a
-     * service it would wipe production money with one admin call.
-     */
-    public void reset() {
-        if (!sandbox) {
-            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, RESET_REFUSED);
-        }
-        reset.run();
+    public ClockView clock() {
+        boolean frozen = clock instanceof SandboxClock s && s.state().frozen();
+        return new ClockView(Long.toString(clock.millis()), adjustable(), frozen);
     }
 
-    public static final String RESET_REFUSED = "a reset empties every table: only a sandbox resets (tas demo, or tas serve --sandbox)";
+    private boolean adjustable() { return sandbox && clock instanceof SandboxClock; }
 
     /** Refuses (40017) to move the clock outside a sandbox, where the service runs on the system clock. */
     public void checkAdjustable() {
@@ -86,24 +89,57 @@ public final class SandboxControls {
         }
     }
 
-    /** Moves the service clock forward by ms (1 ms to 10 years). */
+    /** Moves the service clock forward by ms (1 ms to 10 years), frozen or not. */
     public ClockView advance(Long ms) {
         checkAdjustable();
         if (ms == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "ms");
         if (ms <= 0 || ms > MAX_ADVANCE_MS) throw new ApiException(ErrorCode.PARAM_ERROR, "ms");
-        ((AdjustableClock) clock).advance(Duration.ofMillis(ms));
-        if (clock instanceof SandboxClock s) save(s.offsetMillis());
+        return change(s -> s.advance(Duration.ofMillis(ms)));
+    }
+
+    /** Stops the clock at the instant at (epoch ms), or where it is when at is null. */
+    public ClockView freeze(Long at) {
+        checkAdjustable();
+        if (at != null) checkInstant(at);
+        return change(s -> s.freeze(at));
+    }
+
+    /** Sets the clock to the instant at, forward or back (D188), frozen or running as it was. */
+    public ClockView set(Long at) {
+        checkAdjustable();
+        if (at == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "at");
+        checkInstant(at);
+        return change(s -> s.set(at));
+    }
+
+    /** Lets a frozen clock run again from where it stands. */
+    public ClockView resume() {
+        checkAdjustable();
+        return change(SandboxClock::resume);
+    }
+
+    private void checkInstant(long at) {
+        if (at < EARLIEST || at > clock.millis() + MAX_ADVANCE_MS) throw new ApiException(ErrorCode.PARAM_ERROR, "at");
+    }
+
+    private ClockView change(java.util.function.Consumer<SandboxClock> move) {
+        SandboxClock s = (SandboxClock) clock;
+        synchronized (this) {
+            move.accept(s);
+            save(s.state());
+        }
         return clock();
     }
 
-    private void save(long offset) {
+    private void save(SandboxClock.State state) {
         db.tx(tx -> {
             org.jooq.DSLContext dsl = tx.dsl();
-            if (dsl.update(SANDBOX_CLOCK).set(SANDBOX_CLOCK.OFFSET_MILLIS, org.jooq.impl.DSL.greatest(SANDBOX_CLOCK.OFFSET_MILLIS, org.jooq.impl.DSL.val(offset)))
-                    .where(SANDBOX_CLOCK.ID.eq(1)).execute() == 0) {
-                dsl.insertInto(SANDBOX_CLOCK, SANDBOX_CLOCK.ID, SANDBOX_CLOCK.OFFSET_MILLIS).values(1, offset).execute();
+            if (dsl.update(SANDBOX_CLOCK).set(SANDBOX_CLOCK.OFFSET_MILLIS, state.offsetMillis()).set(SANDBOX_CLOCK.FROZEN_AT, state.frozenAt())
+                    .set(SANDBOX_CLOCK.ADVANCED_MILLIS, state.advancedMillis()).where(SANDBOX_CLOCK.ID.eq(1)).execute() == 0) {
+                dsl.insertInto(SANDBOX_CLOCK, SANDBOX_CLOCK.ID, SANDBOX_CLOCK.OFFSET_MILLIS, SANDBOX_CLOCK.FROZEN_AT, SANDBOX_CLOCK.ADVANCED_MILLIS)
+                        .values(1, state.offsetMillis(), state.frozenAt(), state.advancedMillis()).execute();
             }
-            changes.publish(tx, TOPIC + offset); // the other nodes move their clocks on commit
+            changes.publish(tx, TOPIC); // the other nodes take the new state up on commit
             return null;
         });
     }
@@ -113,5 +149,125 @@ public final class SandboxControls {
     public RunDueView runDue() {
         Jobs.RunDue r = jobs.runDue();
         return new RunDueView(r.due(), r.remaining(), Long.toString(clock.millis()));
+    }
+
+    // ---- reset
+
+    /**
+     * Issue 24 item 3: a reset empties every table, so only a sandbox resets (40017 elsewhere, nothing changed): on a
+     * service it would wipe production money with one admin call. It also clears the fault rules and the journal, and
+     * mints IDs from the start again (the database holds none of them any more, D189).
+     */
+    public void reset() {
+        checkSandbox(RESET_REFUSED);
+        reset.run();
+        parts.ids().rewind(IdGenerator.Mark.NONE);
+        parts.faults().clear();
+        parts.journal().clear();
+    }
+
+    public static final String RESET_REFUSED = "a reset empties every table: only a sandbox resets (tas demo, or tas serve --sandbox)";
+    static final String SANDBOX_ONLY = "sandbox controls (faults, journal, snapshots) exist only in a sandbox (tas demo, or tas serve --sandbox)";
+
+    public void checkSandbox() { checkSandbox(SANDBOX_ONLY); }
+
+    private void checkSandbox(String why) {
+        if (!sandbox) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, why);
+    }
+
+    // ---- snapshots (D189)
+
+    /** createdTime: the sandbox time it was saved at; frozen: whether the clock was frozen then (a restore freezes it again). */
+    public record SnapshotView(String name, String createdTime, String rows, boolean frozen, String tookMs) {}
+
+    private static SnapshotView view(Snapshots.Saved s, long tookNanos) {
+        return new SnapshotView(s.name(), Long.toString(s.createdTime()), Long.toString(s.rows()), s.extras().clockFrozenAt() != null,
+                tookNanos < 0 ? null : java.math.BigDecimal.valueOf(tookNanos / 1_000, 3).toPlainString());
+    }
+
+    public SnapshotView saveSnapshot(String name) {
+        checkSandbox();
+        checkName(name);
+        long started = System.nanoTime();
+        SandboxClock.State c = clock instanceof SandboxClock s ? s.state() : SandboxClock.State.START;
+        IdGenerator.Mark m = parts.ids().mark();
+        Snapshots.Saved saved = parts.snapshots().save(name, clock.millis(),
+                new Snapshots.Extras(c.offsetMillis(), c.frozenAt(), c.advancedMillis(), parts.ids().node(), m.lastMillis(), m.sequence()));
+        return view(saved, System.nanoTime() - started);
+    }
+
+    /**
+     * Puts the world back as it was saved: the tables in one transaction, then the clock, this node's ID generator
+     * (when it saved the snapshot), and every cache on every node (the change feed's EVERYTHING).
+     */
+    public SnapshotView restoreSnapshot(String name) {
+        checkSandbox();
+        checkName(name);
+        long started = System.nanoTime();
+        Snapshots.Saved saved;
+        try {
+            saved = parts.snapshots().restore(name).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "snapshot " + name));
+        } catch (IllegalStateException e) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, Snapshots.STALE);
+        }
+        Snapshots.Extras e = saved.extras();
+        if (clock instanceof SandboxClock s) {
+            synchronized (this) {
+                s.restore(new SandboxClock.State(e.clockOffsetMillis(), e.clockFrozenAt(), Math.max(e.clockAdvanced(), s.state().advancedMillis())));
+                save(s.state());
+            }
+        }
+        if (e.idNode() == parts.ids().node()) parts.ids().rewind(new IdGenerator.Mark(e.idLastMillis(), e.idSequence()));
+        parts.invalidateCaches().run();
+        return view(saved, System.nanoTime() - started);
+    }
+
+    public List<SnapshotView> snapshots() {
+        checkSandbox();
+        return parts.snapshots().list().stream().map(s -> view(s, -1)).toList();
+    }
+
+    public void deleteSnapshot(String name) {
+        checkSandbox();
+        checkName(name);
+        if (!parts.snapshots().delete(name)) throw new ApiException(ErrorCode.PARAM_NOT_EXIST, "snapshot " + name);
+    }
+
+    private static void checkName(String name) {
+        if (name == null || name.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, "name");
+        if (!Snapshots.validName(name)) throw new ApiException(ErrorCode.PARAM_ERROR, "name");
+    }
+
+    // ---- faults (D190) and the journal (D191)
+
+    public Faults faults() {
+        checkSandbox();
+        return parts.faults();
+    }
+
+    public RequestJournal journal() {
+        checkSandbox();
+        if (!parts.journal().enabled()) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "the request journal is off: start with TAS_JOURNAL=on (tas demo has it on)");
+        }
+        return parts.journal();
+    }
+
+    public static Map<String, Object> journalView(RequestJournal.Entry e) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("seq", Long.toString(e.seq()));
+        m.put("time", Long.toString(e.time()));
+        m.put("kind", e.kind());
+        m.put("apiKey", e.apiKey());
+        if (e.method() != null) m.put("method", e.method());
+        m.put("path", e.path());
+        m.put("query", e.query());
+        m.put("headers", e.headers());
+        m.put("body", e.body());
+        m.put("status", e.status());
+        m.put("code", e.code());
+        m.put("tookMs", Long.toString(e.tookMs()));
+        m.put("fault", e.fault());
+        return m;
     }
 }

@@ -25,7 +25,7 @@ public final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Config config;
         try {
-            config = options.apply(Config.demoEnv(main.env())).withSandbox(true).validated(); // the demo is the sandbox
+            config = options.apply(Config.demoEnv(main.env())).withSandbox(true).withJournalUnlessSet().validated(); // the demo is the sandbox
         } catch (Config.Invalid e) {
             return ServeCommand.refuse(spec, e);
         }

@@ -130,7 +130,8 @@ public record Config(
                         env.millis("TAS_IDLE_CONNECTION_TIMEOUT_MS", slow.idleConnectionTimeout().toMillis(), 100, 3_600_000)),
                 new io.tas.store.ChangeFeed.Settings(env.millis("TAS_CHANGE_FEED_PING_MS", feed.pingEvery().toMillis(), 100, 60_000),
                         env.millis("TAS_CHANGE_FEED_PING_TIMEOUT_MS", feed.pingTimeout().toMillis(), 100, 60_000)),
-                env.oneOf("TAS_LOG_FORMAT", "text", java.util.Set.of("text", "json")));
+                env.oneOf("TAS_LOG_FORMAT", "text", java.util.Set.of("text", "json")),
+                env.optionalOnOff("TAS_JOURNAL"), env.integer("TAS_JOURNAL_ENTRIES", 1_000, 1, 100_000));
     }
 
     /**
@@ -167,6 +168,14 @@ public record Config(
         return new io.tas.reality.RealityConfig(features.simulatedExecution() != null ? features.simulatedExecution() : sandbox);
     }
 
+    /** Issue 28: whether the request journal keeps requests (TAS_JOURNAL; off unless set, the demo sets it). */
+    public boolean journal() { return Boolean.TRUE.equals(features.journal()); }
+
+    /** The journal on, unless TAS_JOURNAL says otherwise (the demo's default). */
+    public Config withJournalUnlessSet() {
+        return features.journal() != null ? this : with(e -> e.features = e.features.withJournal(true));
+    }
+
     /** An on/off flag's value (--rate-limits, --cache), or Invalid naming it. */
     public static boolean onOffFlag(String flag, String value) {
         Boolean b = Env.parseOnOff(value);
@@ -194,6 +203,7 @@ public record Config(
         }
         // Wire facts: ACCESS-TIMESTAMP within 30 s. A wider window lets a captured request be replayed for longer, so it
         // is a sandbox's only (bench/run replays requests signed once with it, issue 12 item 10).
+        if (!sandbox && journal()) out.add("TAS_JOURNAL keeps what clients send: it is for a sandbox only (pass --sandbox, TAS_SANDBOX=on)");
         if (!sandbox && timestampWindow.toMillis() > MAX_LIVE_TIMESTAMP_WINDOW_MS) {
             out.add("TAS_TIMESTAMP_WINDOW_MS above " + MAX_LIVE_TIMESTAMP_WINDOW_MS + " is for a sandbox only (pass --sandbox, TAS_SANDBOX=on)");
         }

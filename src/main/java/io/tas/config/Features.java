@@ -16,4 +16,11 @@ import java.math.BigDecimal;
  */
 public record Features(JobsConfig jobs, SwitchConfig accountSwitch, ConvertConfig convert, BigDecimal deltaPositionThreshold,
                        Boolean simulatedExecution, RealityPriceFeed.Settings priceFeed, Health.Settings health,
-                       SlowClients.Settings slowClients, ChangeFeed.Settings changeFeed, String logFormat) {}
+                       SlowClients.Settings slowClients, ChangeFeed.Settings changeFeed, String logFormat,
+                       Boolean journal, int journalEntries) {
+    /** Issue 28: TAS_JOURNAL is off in serve unless set; the demo turns it on (D191). */
+    public Features withJournal(boolean on) {
+        return new Features(jobs, accountSwitch, convert, deltaPositionThreshold, simulatedExecution, priceFeed, health, slowClients,
+                changeFeed, logFormat, on, journalEntries);
+    }
+}

@@ -72,6 +72,9 @@ public final class RequestPipeline {
     /** Generated request ids: a random 32-bit prefix per process and a counter (distinct within a process; across nodes and restarts but for a 1 in 2^32 chance). */
     private final String requestIdPrefix = String.format("%08x", new java.security.SecureRandom().nextInt()) + "-";
     private final AtomicLong requestIds = new AtomicLong();
+    /** Issue 28: the sandbox's fault rules and request journal (none on a service). */
+    private io.tas.sandbox.Faults faults;
+    private io.tas.sandbox.RequestJournal journal;
 
     public RequestPipeline(Routes routes, Authenticator authenticator, io.tas.account.AccountService accounts,
                            RateLimiter limiter, Clock clock, int maxBodyBytes, MeterRegistry metrics) {
@@ -104,6 +107,27 @@ public final class RequestPipeline {
                     .tag("subject", "key").description("signed requests refused with 429 because their IP or key used up its failed authentications (D122)")
                     .register(metrics);
         }
+    }
+
+    /** Issue 28: every request passes the sandbox's fault rules and is kept in its journal (when that is on). */
+    public RequestPipeline sandbox(io.tas.sandbox.Faults faults, io.tas.sandbox.RequestJournal journal) {
+        this.faults = faults;
+        this.journal = journal;
+        return this;
+    }
+
+    /** What the journal keeps of a request, filled in as the pipeline learns it. */
+    private static final class Exchange {
+        final ServerRequest req;
+        byte[] body = EMPTY;
+        io.tas.sandbox.FaultRule fault;
+        Exchange(ServerRequest req) { this.req = req; }
+    }
+
+    /** The answer of a fault that sends a bare HTTP status (a 5xx), before or after the handler ran. */
+    private static final class FaultStatus extends RuntimeException {
+        final int status;
+        FaultStatus(int status) { super(null, null, false, false); this.status = status; }
     }
 
     /** §8: a row's limit is per UID when it is signed and says so, else per IP (see the subject in handle). */
@@ -146,6 +170,7 @@ public final class RequestPipeline {
     private void handle(ServerRequest req, ServerResponse res, long started) {
         long now = clock.millis();
         Endpoint ep = null;
+        Exchange x = new Exchange(req);
         try {
             Map<String, Endpoint> byPath = byMethodThenPath.get(req.prologue().method().text());
             ep = byPath == null ? null : byPath.get(req.path().rawPath());
@@ -156,6 +181,7 @@ public final class RequestPipeline {
                 throw new ApiException(ErrorCode.CONTENT_TYPE_INVALID);
             }
             byte[] body = readBody(req);
+            x.body = body;
             String rawQuery = req.query().rawValue();
             String ip = clientIp(req);
 
@@ -176,6 +202,13 @@ public final class RequestPipeline {
                 throw new ApiException(ErrorCode.TOO_MANY_REQUESTS);
             }
 
+            // Issue 28 (D190): a fault fires after authentication and the rate limit, so it picks valid calls of a key.
+            if (faults != null) {
+                x.fault = faults.fire(io.tas.sandbox.FaultRule.Target.REST, ep.method(), ep.path(), caller == null ? null : caller.uid(),
+                        header(req, ACCESS_KEY));
+                if (x.fault != null && x.fault.when() == io.tas.sandbox.FaultRule.When.BEFORE) answerFault(x.fault);
+            }
+
             Map<String, String> query = rawQuery == null || rawQuery.isEmpty() ? Map.of() : new HashMap<>();
             for (QueryString.Pair p : QueryString.decode(rawQuery)) query.putIfAbsent(p.key(), p.value());
             JsonNode json = post ? parseJsonBody(body, ep.takesArrayBody()) : null;
@@ -184,17 +217,50 @@ public final class RequestPipeline {
             if (handler == null) throw new ApiException(ErrorCode.NOT_IMPLEMENTED, ep.method() + " " + ep.path());
 
             Object data = handler.handle(new ApiRequest(ep, caller, query, json, ip, now));
-            send(res, 200, Envelope.success(now, data), ep, ErrorCode.SUCCESS.code(), started);
+            if (x.fault != null && x.fault.when() == io.tas.sandbox.FaultRule.When.AFTER) answerFault(x.fault); // committed, answer lost
+            send(res, 200, Envelope.success(now, data), ep, ErrorCode.SUCCESS.code(), started, x);
         } catch (ApiException e) {
-            send(res, e.error().httpStatus(), new Envelope(e.error().code(), e.getMessage(), now, null), ep, e.error().code(), started);
+            send(res, e.error().httpStatus(), new Envelope(e.error().code(), e.getMessage(), now, null), ep, e.error().code(), started, x);
+        } catch (FaultStatus f) {
+            ErrorCode sys = ErrorCode.SYSTEM_ERROR;
+            send(res, f.status, new Envelope(sys.code(), sys.message(), now, null), ep, sys.code(), started, x);
+        } catch (io.helidon.webserver.CloseConnectionException e) {
+            journal(x, ep, null, "drop", started);
+            throw e; // Helidon closes the connection with no answer
         } catch (RuntimeException | Error e) {
             // Even an Error (say, a stack overflow in one ledger change, rethrown to its caller) gets the envelope.
             long id = errorIds.incrementAndGet();
             databaseErrors.record(e); // tas_db_errors_total: the one place a database failure becomes an answer
             log.error("unexpected failure #{} on {} {}", id, req.prologue().method().text(), req.path().rawPath(), e);
             ErrorCode sys = ErrorCode.SYSTEM_ERROR;
-            send(res, sys.httpStatus(), new Envelope(sys.code(), sys.message(), now, null), ep, sys.code(), started);
+            send(res, sys.httpStatus(), new Envelope(sys.code(), sys.message(), now, null), ep, sys.code(), started, x);
         }
+    }
+
+    /** A fault's answer: a real code in the envelope, a bare 5xx, a dropped connection; latency waits and goes on. */
+    private static void answerFault(io.tas.sandbox.FaultRule f) {
+        switch (f.action()) {
+            case ERROR -> throw new ApiException(f.errorCode());
+            case HTTP -> throw new FaultStatus(f.status());
+            case DROP -> throw new io.helidon.webserver.CloseConnectionException("fault " + f.id() + ": connection dropped");
+            case LATENCY -> {
+                try {
+                    Thread.sleep(f.delayMs());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            default -> throw new IllegalStateException("not a REST fault: " + f.action());
+        }
+    }
+
+    private void journal(Exchange x, Endpoint ep, Integer status, String code, long started) {
+        if (journal == null || !journal.enabled()) return;
+        Map<String, String> headers = new java.util.LinkedHashMap<>();
+        for (io.helidon.http.Header h : x.req.headers()) headers.put(h.name(), h.value());
+        journal.record("rest", header(x.req, ACCESS_KEY), x.req.prologue().method().text(), x.req.path().rawPath(),
+                x.req.query().rawValue(), headers, x.body, status, code,
+                java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started), x.fault == null ? null : Long.toString(x.fault.id()));
     }
 
     /** §1 convention 2 and wire facts §6: POST bodies are application/json, a charset suffix is fine. */
@@ -291,7 +357,8 @@ public final class RequestPipeline {
         return trustedProxies.clientIp(isa.getAddress(), req.headers().get(X_FORWARDED_FOR).allValues());
     }
 
-    private void send(ServerResponse res, int status, Envelope envelope, Endpoint ep, String code, long started) {
+    private void send(ServerResponse res, int status, Envelope envelope, Endpoint ep, String code, long started, Exchange x) {
+        journal(x, ep, status, code, started);
         if (ep != null && status == 200) {
             successes.get(ep).increment();
         } else {

@@ -319,17 +319,18 @@ public final class Database implements AutoCloseable {
 
     /** Sandbox reset: empties every table the migrations made (not Flyway's history, nor the running nodes' leases). */
     public void truncateAll() {
-        // Node leases belong to running nodes, and sandbox time never goes back (D55).
+        // Node leases belong to running nodes, the sandbox clock is set on its own (D188), and snapshots outlive a
+        // reset (D189). Identity columns start again at 1, so a replay after a reset numbers rows as the first run did.
         var tables = DefaultSchema.DEFAULT_SCHEMA.getTables().stream()
-                .filter(t -> !t.equals(Tables.NODE_LEASE) && !t.equals(Tables.SANDBOX_CLOCK)).toList();
+                .filter(t -> !t.equals(Tables.NODE_LEASE) && !t.equals(Tables.SANDBOX_CLOCK) && !t.equals(Tables.SANDBOX_SNAPSHOT)).toList();
         dsl.transaction(cfg -> {
             DSLContext t = cfg.dsl();
             if (t.dialect() == SQLDialect.POSTGRES) {
-                t.truncate(tables).cascade().execute();
+                t.truncate(tables).restartIdentity().cascade().execute();
             } else {
                 t.execute("SET REFERENTIAL_INTEGRITY FALSE");
                 try {
-                    for (var table : tables) t.truncate(table).execute();
+                    for (var table : tables) t.truncate(table).restartIdentity().execute();
                 } finally {
                     t.execute("SET REFERENTIAL_INTEGRITY TRUE");
                 }

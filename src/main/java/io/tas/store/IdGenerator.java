@@ -47,6 +47,25 @@ public final class IdGenerator {
         return (now << 22) | (node << 12) | sequence;
     }
 
+    /** Where minting stands: the last millisecond used (since the epoch of IDs) and its sequence. */
+    public record Mark(long lastMillis, long sequence) {
+        /** Before any ID: what a reset rewinds to. */
+        public static final Mark NONE = new Mark(-1, 0);
+    }
+
+    public synchronized Mark mark() { return new Mark(lastMillis, sequence); }
+
+    /**
+     * Issue 28: minting starts again at a mark taken earlier, after a reset or a snapshot restore removed every row this
+     * node minted after it. A replay from a frozen clock then mints the IDs the first run minted (D189).
+     */
+    public synchronized void rewind(Mark to) {
+        lastMillis = to.lastMillis();
+        sequence = to.sequence();
+    }
+
+    public int node() { return (int) node; }
+
     /** The node bits of an ID. */
     public static int nodeOf(long id) { return (int) ((id >>> 12) & 0x3FF); }
 }

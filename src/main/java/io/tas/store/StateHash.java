@@ -28,8 +28,8 @@ import java.util.Set;
  * Node bookkeeping is left out: it changes with time, not with what clients did.
  */
 public final class StateHash {
-    /** A node's lease, the job scheduler's heartbeats and the sandbox clock move on their own. */
-    static final Set<String> NODE_BOOKKEEPING = Set.of("node_lease", "scheduled_tasks", "sandbox_clock", "flyway_schema_history");
+    /** A node's lease, the job scheduler's heartbeats and the sandbox clock move on their own; snapshots are not the world. */
+    static final Set<String> NODE_BOOKKEEPING = Set.of("node_lease", "scheduled_tasks", "sandbox_clock", "sandbox_snapshot", "flyway_schema_history");
 
     public record TableHash(long rows, String hash) {}
 

@@ -1,0 +1,180 @@
+package io.tas.store;
+
+import io.tas.store.generated.DefaultSchema;
+import io.tas.store.generated.Tables;
+import io.tas.store.generated.tables.records.SandboxSnapshotRecord;
+import org.jooq.DSLContext;
+import org.jooq.Field;
+import org.jooq.ForeignKey;
+import org.jooq.SQLDialect;
+import org.jooq.Table;
+import org.jooq.impl.DSL;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Issue 28 item 4 (D189): the whole state saved under a name and put back in one transaction. A snapshot's rows are
+ * copies of the tables in a schema of their own ({@code tas_snap_N}), so saving and restoring are set operations inside
+ * the database (INSERT ... SELECT), on H2 and PostgreSQL alike, and every node sees a snapshot another node saved.
+ * Node leases, the sandbox clock's row and the catalog itself are not part of the world and are left alone; the clock's
+ * state and the saver's ID generator travel in the catalog row instead (the caller puts them back).
+ */
+public final class Snapshots {
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+    private static final io.tas.store.generated.tables.SandboxSnapshot CATALOG = Tables.SANDBOX_SNAPSHOT;
+    /** Not the world: who runs, the clock's own row, and the snapshots. */
+    private static final Set<Table<?>> OUTSIDE = Set.of(Tables.NODE_LEASE, Tables.SANDBOX_CLOCK, Tables.SANDBOX_SNAPSHOT);
+    /** The world's tables, each after every table it references: inserts go in this order, deletes in reverse. */
+    static final List<Table<?>> WORLD = dependencyOrder();
+
+    private final Database db;
+
+    public Snapshots(Database db) { this.db = db; }
+
+    /** What travels with a snapshot besides its rows. */
+    public record Extras(long clockOffsetMillis, Long clockFrozenAt, long clockAdvanced, int idNode, long idLastMillis, long idSequence) {}
+
+    public record Saved(String name, long createdTime, long rows, String schemaVersion, Extras extras) {}
+
+    public static boolean validName(String name) { return name != null && NAME.matcher(name).matches(); }
+
+    /** Saves the world under name, replacing a snapshot of that name. */
+    public Saved save(String name, long createdTime, Extras extras) {
+        return db.tx(tx -> {
+            DSLContext dsl = tx.dsl();
+            repeatableRead(dsl);
+            lockWrites(dsl); // H2: no other session writes until commit, so every copy sees the same state
+            Optional<SandboxSnapshotRecord> old = dsl.selectFrom(CATALOG).where(CATALOG.NAME.eq(name)).forUpdate().fetchOptional();
+            String schema = "tas_snap_" + Long.toHexString(System.nanoTime()) + Long.toHexString(Thread.currentThread().threadId());
+            dsl.execute("create schema " + schema);
+            long rows = 0;
+            for (Table<?> t : WORLD) {
+                dsl.execute("create table " + copy(schema, t) + " as select * from " + t.getName());
+                rows += ((Number) dsl.fetchValue("select count(*) from " + copy(schema, t))).longValue();
+            }
+            String version = schemaVersion(dsl);
+            if (old.isPresent()) {
+                dropSchema(dsl, old.get().getSchemaName());
+                dsl.deleteFrom(CATALOG).where(CATALOG.NAME.eq(name)).execute();
+            }
+            dsl.insertInto(CATALOG).set(new SandboxSnapshotRecord(name, schema, version, createdTime, extras.clockOffsetMillis(),
+                    extras.clockFrozenAt(), extras.clockAdvanced(), extras.idNode(), extras.idLastMillis(), extras.idSequence(), rows)).execute();
+            return new Saved(name, createdTime, rows, version, extras);
+        });
+    }
+
+    /**
+     * Puts the world back as it was saved, in one transaction: every table emptied and filled from the copies, and
+     * identity columns restarted after their largest value. Empty when there is no snapshot of that name.
+     */
+    public Optional<Saved> restore(String name) {
+        return db.tx(tx -> {
+            DSLContext dsl = tx.dsl();
+            lockWrites(dsl);
+            Optional<SandboxSnapshotRecord> found = dsl.selectFrom(CATALOG).where(CATALOG.NAME.eq(name)).fetchOptional();
+            if (found.isEmpty()) return Optional.<Saved>empty();
+            SandboxSnapshotRecord s = found.get();
+            if (!s.getSchemaVersion().equals(schemaVersion(dsl))) throw new IllegalStateException(STALE);
+            if (dsl.dialect() == SQLDialect.POSTGRES) {
+                dsl.truncate(WORLD).execute(); // one statement: every table at once, no dead rows left behind
+            } else {
+                for (Table<?> t : WORLD.reversed()) dsl.deleteFrom(t).execute();
+            }
+            for (Table<?> t : WORLD) dsl.execute("insert into " + t.getName() + " select * from " + copy(s.getSchemaName(), t));
+            restartIdentities(dsl); // last: on H2 this DDL commits (the gate stays held until our commit)
+            return Optional.of(saved(s));
+        });
+    }
+
+    public static final String STALE = "the snapshot was saved under another schema version: save it again";
+
+    public List<Saved> list() {
+        return db.read(dsl -> dsl.selectFrom(CATALOG).orderBy(CATALOG.NAME).fetch(Snapshots::saved));
+    }
+
+    /** Drops a snapshot; false when there is none of that name. */
+    public boolean delete(String name) {
+        return db.tx(tx -> {
+            DSLContext dsl = tx.dsl();
+            lockWrites(dsl);
+            Optional<SandboxSnapshotRecord> found = dsl.selectFrom(CATALOG).where(CATALOG.NAME.eq(name)).forUpdate().fetchOptional();
+            if (found.isEmpty()) return false;
+            dsl.deleteFrom(CATALOG).where(CATALOG.NAME.eq(name)).execute();
+            dropSchema(dsl, found.get().getSchemaName());
+            return true;
+        });
+    }
+
+    private static Saved saved(SandboxSnapshotRecord r) {
+        return new Saved(r.getName(), r.getCreatedTime(), r.getRowCount(), r.getSchemaVersion(),
+                new Extras(r.getClockOffsetMillis(), r.getClockFrozenAt(), r.getClockAdvanced(), r.getIdNode(), r.getIdLastMillis(), r.getIdSequence()));
+    }
+
+    private static String copy(String schema, Table<?> t) {
+        return schema + "." + t.getName(); // both are plain lower-case identifiers (names render unquoted, Database)
+    }
+
+    private static void dropSchema(DSLContext dsl, String schema) {
+        dsl.execute("drop schema " + schema + " cascade");
+    }
+
+    /** PostgreSQL: every copy reads the same committed state. (H2 gets there through its write gate.) */
+    private static void repeatableRead(DSLContext dsl) {
+        if (dsl.dialect() == SQLDialect.POSTGRES) dsl.execute("set transaction isolation level repeatable read");
+    }
+
+    /**
+     * H2: takes the write gate (H2WriteGate) with a statement that changes nothing, before any DDL: H2 commits at each
+     * DDL statement, but the gate is held until this transaction's own commit, so no other session writes in between.
+     */
+    private static void lockWrites(DSLContext dsl) {
+        if (dsl.dialect() != SQLDialect.POSTGRES) dsl.execute("delete from sandbox_snapshot where 1 = 0");
+    }
+
+    private static String schemaVersion(DSLContext dsl) {
+        return dsl.fetchValue("select max(\"version\") from \"flyway_schema_history\" where \"success\"" + (dsl.dialect() == SQLDialect.POSTGRES ? "" : " = true"))
+                .toString();
+    }
+
+    /** An identity column continues after the largest value restored (a replay then numbers rows as the first run did). */
+    private static void restartIdentities(DSLContext dsl) {
+        for (Table<?> t : WORLD) {
+            if (t.getIdentity() == null) continue;
+            Field<?> f = t.getIdentity().getField();
+            Number max = (Number) dsl.select(DSL.max(f)).from(t).fetchOne(0);
+            long next = max == null ? 1 : max.longValue() + 1;
+            if (dsl.dialect() == SQLDialect.POSTGRES) {
+                dsl.fetch("select setval(pg_get_serial_sequence(?, ?), ?, false)", t.getName(), f.getName(), next);
+            } else {
+                dsl.execute("alter table " + t.getName() + " alter column " + f.getName() + " restart with " + next);
+            }
+        }
+    }
+
+    private static List<Table<?>> dependencyOrder() {
+        List<Table<?>> tables = new ArrayList<>(DefaultSchema.DEFAULT_SCHEMA.getTables());
+        tables.removeIf(OUTSIDE::contains);
+        tables.removeIf(t -> t.getName().equalsIgnoreCase("flyway_schema_history"));
+        LinkedHashSet<Table<?>> ordered = new LinkedHashSet<>();
+        while (ordered.size() < tables.size()) {
+            int before = ordered.size();
+            for (Table<?> t : tables) {
+                if (ordered.contains(t)) continue;
+                boolean ready = true;
+                for (ForeignKey<?, ?> fk : t.getReferences()) {
+                    Table<?> parent = fk.getKey().getTable();
+                    if (!parent.equals(t) && tables.contains(parent) && !ordered.contains(parent)) ready = false;
+                }
+                if (ready) ordered.add(t);
+            }
+            if (ordered.size() == before) throw new IllegalStateException("foreign keys form a cycle");
+        }
+        return List.copyOf(ordered);
+    }
+
+}
