@@ -177,6 +177,7 @@ public final class App implements AutoCloseable {
             d.trading.onOrders(streams::ordersCommitted);
             d.ledger.onCommitted(streams::accountsCommitted);
             streams.bindMetrics(metrics);
+            if (config.sandbox()) streams.sandbox(faults, journal);
             AdminSurface adminSurface = adminSurface(config, clock, db, changes, jobs, limiter, d, streams,
                     new SandboxParts(ids, faults, journal));
             AdminRoutes admin = new AdminRoutes(adminSurface, d.keys, config.adminToken(), clock, metrics,
@@ -207,10 +208,10 @@ public final class App implements AutoCloseable {
                     })
                     .addRouting(io.helidon.webserver.websocket.WsRouting.builder()
                             // Every path serves every channel (D186, D187): bitget-api sends public and private ones to one wsUrl.
-                            .endpoint("/v3/ws/public", streams::connection)
-                            .endpoint("/v3/ws/private", streams::connection)
-                            .endpoint("/v2/ws/public", streams::connection)
-                            .endpoint("/v2/ws/private", streams::connection))
+                            .endpoint("/v3/ws/public", () -> streams.connection("/v3/ws/public"))
+                            .endpoint("/v3/ws/private", () -> streams.connection("/v3/ws/private"))
+                            .endpoint("/v2/ws/public", () -> streams.connection("/v2/ws/public"))
+                            .endpoint("/v2/ws/private", () -> streams.connection("/v2/ws/private")))
                     // Requests refused before routing get the envelope too (issue 12 fuzz).
                     .directHandlers(io.tas.http.ProtocolErrors.all(clock))
                     // A stop waits this long for in-flight requests (SIGTERM, issue 11) before closing connections.

@@ -107,6 +107,37 @@ class NodesTest {
         }
     }
 
+    /**
+     * Issue 28 item 4 (D189): a snapshot restored through one node is what every node serves at once: node B's cached
+     * settings and its sandbox clock follow the restore on node A (change feed EVERYTHING and "clock").
+     */
+    @Test
+    void aSnapshotRestoredOnOneNodeIsWhatEveryNodeServes() throws Exception {
+        SeedFile demo = SeedFile.load("demo");
+        Map<String, String> noLimits = Map.of("TAS_RATE_LIMITS", "off"); // deduct-info is 1/s per UID; B is polled below
+        try (App a = App.start(node(noLimits), new io.tas.admin.SandboxClock(), s -> { if (s.provisioning().isEmpty()) s.seeds().apply(demo); });
+             App b = App.start(node(noLimits), new io.tas.admin.SandboxClock())) {
+            var onA = new io.tas.client.SandboxClient("http://127.0.0.1:" + a.adminPort(), Config.DEMO_ADMIN_TOKEN);
+            var onB = new io.tas.client.SandboxClient("http://127.0.0.1:" + b.adminPort(), Config.DEMO_ADMIN_TOKEN);
+            var bot = new io.tas.support.ApiClient("http://127.0.0.1:" + b.port(), io.tas.support.Credentials.MAIN_RW, Clock.systemUTC());
+            assertThat(bot.get("/api/v3/account/deduct-info").data().get("deduct").asText()).isEqualTo("on");
+            onA.freeze(1767571200000L);
+            onA.saveSnapshot("two-nodes");
+            assertThat(bot.post("/api/v3/account/switch-deduct", "{\"deduct\":\"off\"}").code()).isEqualTo("00000");
+            assertThat(bot.get("/api/v3/account/deduct-info").data().get("deduct").asText()).as("cached on B").isEqualTo("off");
+            onA.resume();
+            onA.advance(java.time.Duration.ofHours(1));
+            onA.restoreSnapshot("two-nodes");
+            long start = System.nanoTime();
+            while (!bot.get("/api/v3/account/deduct-info").data().get("deduct").asText().equals("on") || onB.now() != 1767571200000L) {
+                assertThat(System.nanoTime() - start).as("node B still serves the old state after 10 s").isLessThan(10_000_000_000L);
+                Thread.sleep(10);
+            }
+            assertThat(onB.clock().get("frozen").asBoolean()).isTrue();
+            onA.resume();
+        }
+    }
+
     @Test
     void aPinnedNodeIdThatALiveNodeHoldsFailsToStart() {
         try (App a = App.start(node(Map.of("TAS_NODE_ID", "5")), Clock.systemUTC())) {

@@ -66,8 +66,12 @@ public final class SandboxControls {
     /** A sandbox clock takes up the state saved at its last change (D55, D188), here at start or from another node. */
     public static void restore(Clock clock, Database db) {
         if (!(clock instanceof SandboxClock sandboxClock)) return;
-        db.read(dsl -> dsl.selectFrom(SANDBOX_CLOCK).where(SANDBOX_CLOCK.ID.eq(1)).fetchOptional())
-                .ifPresent(r -> sandboxClock.restore(new SandboxClock.State(r.getOffsetMillis(), r.getFrozenAt(), r.getAdvancedMillis())));
+        // Under the clock's lock, as every change here: a notice of an earlier change read between a later change's
+        // move and its commit would set the clock back to the earlier state.
+        synchronized (sandboxClock) {
+            db.read(dsl -> dsl.selectFrom(SANDBOX_CLOCK).where(SANDBOX_CLOCK.ID.eq(1)).fetchOptional())
+                    .ifPresent(r -> sandboxClock.restore(new SandboxClock.State(r.getOffsetMillis(), r.getFrozenAt(), r.getAdvancedMillis())));
+        }
     }
 
     // ---- the clock
@@ -124,7 +128,7 @@ public final class SandboxControls {
 
     private ClockView change(java.util.function.Consumer<SandboxClock> move) {
         SandboxClock s = (SandboxClock) clock;
-        synchronized (this) {
+        synchronized (s) {
             move.accept(s);
             save(s.state());
         }
@@ -212,7 +216,7 @@ public final class SandboxControls {
         }
         Snapshots.Extras e = saved.extras();
         if (clock instanceof SandboxClock s) {
-            synchronized (this) {
+            synchronized (s) {
                 s.restore(new SandboxClock.State(e.clockOffsetMillis(), e.clockFrozenAt(), Math.max(e.clockAdvanced(), s.state().advancedMillis())));
                 save(s.state());
             }

@@ -91,9 +91,11 @@ public final class Faults {
                 code = in.code();
                 if (code == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "code");
                 String c = code;
-                if (c.equals(ErrorCode.SUCCESS.code()) || Arrays.stream(ErrorCode.values()).noneMatch(e -> e.code().equals(c))) {
-                    throw new ApiException(ErrorCode.PARAM_ERROR, "code");
-                }
+                // REST: a code of the service's (the envelope carries its message and HTTP status); a WebSocket error
+                // event carries a number (30001, 30007, ...).
+                boolean known = target == Target.REST ? !c.equals(ErrorCode.SUCCESS.code()) && Arrays.stream(ErrorCode.values()).anyMatch(e -> e.code().equals(c))
+                        : c.matches("[1-9][0-9]{0,5}");
+                if (!known) throw new ApiException(ErrorCode.PARAM_ERROR, "code");
             }
             case HTTP -> {
                 status = in.status();

@@ -78,7 +78,15 @@ public final class StreamConnection implements WsListener {
     private volatile boolean closing, closeSent;
     private volatile String closeWhy = "";
 
-    StreamConnection(StreamHub hub) { this.hub = hub; }
+    /** The path it was opened on (/v3/ws/private, ...), as the journal shows it. */
+    private final String path;
+    /** The logged-in key (the journal's and the fault rules' key), null before a login. */
+    private volatile String apiKey;
+
+    StreamConnection(StreamHub hub, String path) {
+        this.hub = hub;
+        this.path = path;
+    }
 
     long uid() { return uid; }
 
@@ -173,11 +181,48 @@ public final class StreamConnection implements WsListener {
             error(30016, "Param error");
             return;
         }
-        switch (f.path("op").asText("")) {
+        String op = f.path("op").asText("");
+        if (hub.faults != null && sandboxed(op, frame, f)) return;
+        switch (op) {
             case "login" -> login(f.path("args").path(0));
             case "subscribe" -> subscribe(f.path("args"), true);
             case "unsubscribe" -> subscribe(f.path("args"), false);
             default -> error(30003, "invalid op");
+        }
+    }
+
+    /**
+     * Issue 28: the frame goes into the journal, and a ws-op fault rule may answer it instead (an error event with the
+     * rule's code, or the socket cut) or hold it back. True when the frame was answered by the fault.
+     */
+    private boolean sandboxed(String op, String frame, JsonNode f) {
+        String key = op.equals("login") ? text(f.path("args").path(0), "apiKey") : apiKey;
+        io.tas.sandbox.FaultRule fault = hub.faults.fire(io.tas.sandbox.FaultRule.Target.WS_OP, null, op, uid == -1 ? null : uid, key);
+        io.tas.sandbox.RequestJournal journal = hub.journal;
+        if (journal != null) {
+            journal.record("ws", key, op, path, null, Map.of(), frame.getBytes(java.nio.charset.StandardCharsets.UTF_8), null,
+                    fault != null && fault.code() != null ? fault.code() : null, 0, fault == null ? null : Long.toString(fault.id()));
+        }
+        if (fault == null) return false;
+        switch (fault.action()) {
+            case ERROR -> {
+                error(Integer.parseInt(fault.code()), "fault " + fault.id());
+                return true;
+            }
+            case DROP -> {
+                hub.closed(this, "fault");
+                cut();
+                return true;
+            }
+            case LATENCY -> {
+                try {
+                    Thread.sleep(fault.delayMs());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return false;
+            }
+            default -> { return false; }
         }
     }
 
@@ -188,6 +233,7 @@ public final class StreamConnection implements WsListener {
             unified = caller.account().kind() == AccountKind.UNIFIED;
             long before = uid;
             uid = caller.account().uid();
+            apiKey = caller.key().accessKey();
             hub.loggedIn(this, before, uid);
             send(Json.MAPPER.createObjectNode().put("event", "login").put("code", 0).toString()); // the number 0 (bitget-api)
         } catch (ApiException e) {
@@ -277,7 +323,28 @@ public final class StreamConnection implements WsListener {
      * frame {"action","arg","ts","data"} around it, the arg as the client sent it.
      */
     void push(Sub s, String action, Data data, long ts) {
-        send("{\"action\":\"" + action + "\",\"arg\":" + s.argJson + ",\"ts\":" + ts + ",\"data\":" + data.json() + "}");
+        String frame = "{\"action\":\"" + action + "\",\"arg\":" + s.argJson + ",\"ts\":" + ts + ",\"data\":" + data.json() + "}";
+        io.tas.sandbox.Faults faults = hub.faults;
+        io.tas.sandbox.FaultRule fault = faults == null ? null
+                : faults.fire(io.tas.sandbox.FaultRule.Target.WS_PUSH, null, s.channel().name(), uid == -1 ? null : uid, apiKey);
+        if (fault != null) { // issue 28: a push lost, held back, or its connection cut
+            switch (fault.action()) {
+                case DROP_PUSH -> { return; }
+                case DELAY_PUSH -> {
+                    java.util.concurrent.CompletableFuture.delayedExecutor(fault.delayMs(), java.util.concurrent.TimeUnit.MILLISECONDS, hub.writers)
+                            .execute(() -> send(frame));
+                    hub.pushed();
+                    return;
+                }
+                case DROP -> {
+                    hub.closed(this, "fault");
+                    cut();
+                    return;
+                }
+                default -> { }
+            }
+        }
+        send(frame);
         hub.pushed();
     }
 

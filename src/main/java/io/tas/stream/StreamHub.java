@@ -147,8 +147,17 @@ public final class StreamHub implements AutoCloseable {
         }
     }
 
-    /** A new connection's listener (one per WebSocket connection). */
-    public StreamConnection connection() { return new StreamConnection(this); }
+    /** A new connection's listener (one per WebSocket connection) on one of the four paths. */
+    public StreamConnection connection(String path) { return new StreamConnection(this, path); }
+
+    /** Issue 28: the sandbox's fault rules (ws-op, ws-push) and request journal (frames); null on a service. */
+    volatile io.tas.sandbox.Faults faults;
+    volatile io.tas.sandbox.RequestJournal journal;
+
+    public void sandbox(io.tas.sandbox.Faults faults, io.tas.sandbox.RequestJournal journal) {
+        this.faults = faults;
+        this.journal = journal;
+    }
 
     /** websocket-wire.md: at most 100 connections per IP; false refuses this one. */
     static final int CONNECTIONS_PER_IP = 100;

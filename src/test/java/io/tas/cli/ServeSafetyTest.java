@@ -212,6 +212,21 @@ class ServeSafetyTest {
                         + "(tas demo, or tas serve --sandbox)");
                 assertThat(after.code()).as("still there: " + after.raw()).isEqualTo("00000");
             }
+            // Issue 28: snapshots, faults, the journal and the clock's other moves exist only in a sandbox.
+            String[][] controls = {{"POST", "/admin/v1/sandbox/snapshots", "{\"name\":\"s\"}"}, {"POST", "/admin/v1/sandbox/snapshots/restore", "{\"name\":\"s\"}"},
+                    {"GET", "/admin/v1/sandbox/snapshots", ""}, {"POST", "/admin/v1/sandbox/faults", "{\"action\":\"drop\"}"},
+                    {"GET", "/admin/v1/sandbox/faults", ""}, {"GET", "/admin/v1/sandbox/journal", ""},
+                    {"POST", "/admin/v1/sandbox/clock/freeze", ""}, {"POST", "/admin/v1/sandbox/clock/set", "{\"at\":1767571200000}"}};
+            for (String[] c : controls) {
+                Reply r = ApiClient.raw(admin + c[1], c[0], c[2], auth);
+                if (sandbox) {
+                    assertThat(r.msg()).as(c[1] + " " + r.raw()).doesNotContain("in a sandbox");
+                } else {
+                    assertThat(r.code()).as(c[1] + " " + r.raw()).isEqualTo("40017");
+                    assertThat(r.msg()).as(c[1]).contains("in a sandbox");
+                }
+            }
+            if (sandbox) ApiClient.raw(admin + "/admin/v1/sandbox/clock/resume", "POST", "", auth);
         } finally {
             run.main().stop();
         }

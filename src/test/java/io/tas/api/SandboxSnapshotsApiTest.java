@@ -1,0 +1,141 @@
+package io.tas.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.tas.admin.SandboxClock;
+import io.tas.client.SandboxClient;
+import io.tas.support.ApiClient;
+import io.tas.support.ApiClient.Reply;
+import io.tas.support.Credentials;
+import io.tas.support.Databases;
+import io.tas.support.TestServer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import java.time.Clock;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Issue 28 items 1 and 4 (D188, D189): snapshots of the demo world and the clock that freezes, sets and resumes, on H2
+ * and PostgreSQL. A restore puts back every table (the state hash proves it), the caches (an account's settings read
+ * through the API), the clock, and the ID generator (the same order placed after two restores gets the same id).
+ */
+@ParameterizedClass
+@EnumSource(Databases.Kind.class)
+class SandboxSnapshotsApiTest {
+    @Parameter Databases.Kind kind;
+    static final long T = 1767571200000L;
+    private TestServer server;
+    private SandboxClient sandbox;
+    private Admin admin;
+    private ApiClient main;
+
+    @BeforeEach
+    void start() {
+        server = TestServer.start(kind, new SandboxClock(), c -> c.withRateLimits(false));
+        sandbox = new SandboxClient(server.adminUrl(), TestServer.ADMIN_TOKEN);
+        admin = new Admin(server);
+        main = new ApiClient(server.baseUrl(), Credentials.MAIN_RW, Clock.systemUTC());
+    }
+
+    @AfterEach
+    void stop() { server.close(); }
+
+    private static final String ORDER = "{\"category\":\"SPOT\",\"symbol\":\"BTCUSDT\",\"side\":\"buy\",\"orderType\":\"limit\",\"qty\":\"0.001\",\"price\":\"50000\"}";
+
+    @Test
+    void aRestorePutsBackEveryTableEveryCacheAndTheClock() {
+        sandbox.freeze(T);
+        String saved = admin.stateHash();
+        JsonNode snapshot = sandbox.saveSnapshot("demo");
+        assertThat(snapshot.get("rows").asLong()).isGreaterThan(300);
+        assertThat(snapshot.get("createdTime").asLong()).isEqualTo(T);
+        assertThat(snapshot.get("frozen").asBoolean()).isTrue();
+
+        // A test's worth of changes: an order, a setting (cached), a deposit, a ticker, an hour of time.
+        assertThat(main.post("/api/v3/trade/place-order", ORDER).code()).isEqualTo("00000");
+        assertThat(main.post("/api/v3/account/switch-deduct", "{\"deduct\":\"off\"}").code()).isEqualTo("00000");
+        assertThat(main.get("/api/v3/account/deduct-info").data().get("deduct").asText()).isEqualTo("off");
+        admin.post("/admin/v1/ledger/deposit", "{\"uid\":1000000001,\"account\":\"unified\",\"coin\":\"USDT\",\"amount\":\"5\",\"ref\":\"snap-" + kind + "\"}");
+        admin.post("/admin/v1/tickers", "{\"category\":\"SPOT\",\"symbol\":\"BTCUSDT\",\"lastPrice\":\"1\",\"ask1Price\":\"1.1\",\"bid1Price\":\"1\"}");
+        sandbox.resume();
+        sandbox.advance(Duration.ofHours(1));
+        assertThat(admin.stateHash()).isNotEqualTo(saved);
+
+        JsonNode restored = sandbox.restoreSnapshot("demo");
+        assertThat(restored.get("rows").asLong()).isEqualTo(snapshot.get("rows").asLong());
+        assertThat(admin.stateHash()).isEqualTo(saved);
+        assertThat(main.get("/api/v3/account/deduct-info").data().get("deduct").asText()).as("the cached settings follow").isEqualTo("on");
+        assertThat(main.get("/api/v3/trade/unfilled-orders?category=SPOT").data().path("list").size()).isZero();
+        Reply ticker = ApiClient.raw(server.baseUrl() + "/api/v3/market/tickers?category=SPOT&symbol=BTCUSDT", "GET", "");
+        assertThat(ticker.data().get(0).get("lastPrice").asText()).isEqualTo("97250.5");
+        assertThat(sandbox.now()).isEqualTo(T);
+        assertThat(sandbox.clock().get("frozen").asBoolean()).isTrue();
+    }
+
+    @Test
+    void aReplayAfterARestoreMintsTheSameIds() {
+        sandbox.freeze(T);
+        sandbox.saveSnapshot("replay");
+        String first = main.post("/api/v3/trade/place-order", ORDER).data().get("orderId").asText();
+        String second = main.post("/api/v3/trade/place-order", ORDER).data().get("orderId").asText();
+        sandbox.restoreSnapshot("replay");
+        assertThat(main.post("/api/v3/trade/place-order", ORDER).data().get("orderId").asText()).isEqualTo(first);
+        assertThat(main.post("/api/v3/trade/place-order", ORDER).data().get("orderId").asText()).isEqualTo(second);
+        assertThat(main.get("/api/v3/trade/unfilled-orders?category=SPOT").data().path("list").size()).isEqualTo(2);
+    }
+
+    @Test
+    void theClockFreezesSetsAdvancesAndResumes() throws Exception {
+        long machine = System.currentTimeMillis();
+        JsonNode frozen = sandbox.freeze(null);
+        assertThat(frozen.get("frozen").asBoolean()).isTrue();
+        long at = frozen.get("now").asLong();
+        assertThat(at).isBetween(machine - 1_000, machine + 60_000);
+        Thread.sleep(30);
+        assertThat(sandbox.now()).as("frozen").isEqualTo(at);
+        assertThat(sandbox.setClock(T).get("now").asLong()).as("back in time").isEqualTo(T);
+        assertThat(sandbox.advance(Duration.ofMinutes(1)).get("now").asLong()).isEqualTo(T + 60_000);
+        // Requests answer in sandbox time, and clients still sign with their own clock.
+        Reply info = main.get("/api/v3/account/info");
+        assertThat(info.code()).isEqualTo("00000");
+        assertThat(info.body().get("requestTime").asLong()).isEqualTo(T + 60_000);
+        JsonNode running = sandbox.resume();
+        assertThat(running.get("frozen").asBoolean()).isFalse();
+        Thread.sleep(30);
+        assertThat(sandbox.now()).as("running again from where it stood").isBetween(T + 60_030, T + 60_000 + 60_000);
+        assertThat(sandbox.setClock(T).get("now").asLong()).isBetween(T, T + 1_000);
+        for (String bad : new String[]{"{\"at\":1}", "{\"at\":\"soon\"}", "{}"}) {
+            Reply r = admin.post("/admin/v1/sandbox/clock/set", bad);
+            assertThat(r.code()).as(bad).isIn("40019", "40020");
+        }
+    }
+
+    @Test
+    void badSnapshotCallsAreRefusedAndChangeNothing() {
+        sandbox.saveSnapshot("keep");
+        String before = admin.stateHash();
+        assertThatThrownBy(() -> sandbox.restoreSnapshot("missing")).isInstanceOfSatisfying(SandboxClient.Refused.class,
+                e -> assertThat(e.code()).isEqualTo("40034"));
+        assertThatThrownBy(() -> sandbox.saveSnapshot("no spaces")).isInstanceOfSatisfying(SandboxClient.Refused.class,
+                e -> assertThat(e.code()).isEqualTo("40020"));
+        assertThatThrownBy(() -> sandbox.saveSnapshot("")).isInstanceOfSatisfying(SandboxClient.Refused.class,
+                e -> assertThat(e.code()).isEqualTo("40019"));
+        assertThatThrownBy(() -> sandbox.deleteSnapshot("missing")).isInstanceOf(SandboxClient.Refused.class);
+        assertThat(admin.stateHash()).isEqualTo(before);
+        // Saving under a name replaces it; a reset keeps snapshots; delete drops one.
+        sandbox.saveSnapshot("keep");
+        admin.post("/admin/v1/reset", "");
+        assertThat(sandbox.snapshots().findValues("name").stream().map(JsonNode::asText).toList()).containsExactly("keep");
+        sandbox.restoreSnapshot("keep");
+        assertThat(admin.stateHash()).isEqualTo(before);
+        sandbox.deleteSnapshot("keep");
+        assertThat(sandbox.snapshots().size()).isZero();
+    }
+}
