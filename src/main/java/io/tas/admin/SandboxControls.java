@@ -83,7 +83,8 @@ public final class SandboxControls {
         return new ClockView(Long.toString(clock.millis()), adjustable(), frozen);
     }
 
-    private boolean adjustable() { return sandbox && clock instanceof SandboxClock; }
+    /** A test's clock may only advance (AdjustableClock); the sandbox's also freezes, sets and resumes. */
+    private boolean adjustable() { return sandbox && clock instanceof AdjustableClock; }
 
     /** Refuses (40017) to move the clock outside a sandbox, where the service runs on the system clock. */
     public void checkAdjustable() {
@@ -98,6 +99,10 @@ public final class SandboxControls {
         checkAdjustable();
         if (ms == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "ms");
         if (ms <= 0 || ms > MAX_ADVANCE_MS) throw new ApiException(ErrorCode.PARAM_ERROR, "ms");
+        if (!(clock instanceof SandboxClock)) {
+            ((AdjustableClock) clock).advance(Duration.ofMillis(ms));
+            return clock();
+        }
         return change(s -> s.advance(Duration.ofMillis(ms)));
     }
 
@@ -127,7 +132,9 @@ public final class SandboxControls {
     }
 
     private ClockView change(java.util.function.Consumer<SandboxClock> move) {
-        SandboxClock s = (SandboxClock) clock;
+        if (!(clock instanceof SandboxClock s)) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "this clock can only be advanced");
+        }
         synchronized (s) {
             move.accept(s);
             save(s.state());

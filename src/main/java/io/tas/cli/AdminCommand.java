@@ -24,7 +24,8 @@ import java.util.concurrent.Callable;
                 AdminCommand.Balances.class, AdminCommand.LedgerCheck.class, AdminCommand.ClockAdvance.class,
                 AdminCommand.RunDue.class, AdminCommand.StrategyOrders.class, AdminCommand.ProfitSummary.class,
                 AdminCommand.IngestFills.class, AdminCommand.IngestWithdrawals.class,
-                AdminCommand.IngestDeposits.class, AdminCommand.RealityAllowList.class, AdminCommand.RealityOrders.class})
+                AdminCommand.IngestDeposits.class, AdminCommand.RealityAllowList.class, AdminCommand.RealityOrders.class,
+                SandboxCommands.Clock.class, SandboxCommands.Snapshot.class, SandboxCommands.Faults.class, SandboxCommands.Journal.class})
 public final class AdminCommand {
     @Spec CommandSpec spec;
     @Option(names = "--admin-url", defaultValue = "${env:TAS_ADMIN_URL:-http://127.0.0.1:8081}") String adminUrl;

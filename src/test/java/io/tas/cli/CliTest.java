@@ -321,7 +321,7 @@ class CliTest {
      */
     @Test
     void adminClockAdvanceAndRunDueFinishAnAccountSwitch() throws Exception {
-        try (TestServer sandbox = TestServer.start(Databases.Kind.H2, new io.tas.admin.SandboxClock(), false)) {
+        try (TestServer sandbox = TestServer.start(Databases.Kind.H2, new io.tas.admin.SandboxClock(), c -> c.withRateLimits(false).withJournalUnlessSet())) {
             String[] head = {"admin", "--admin-url", sandbox.adminUrl(), "--token", TestServer.ADMIN_TOKEN};
             java.util.function.Function<String[], String[]> admin = rest -> java.util.stream.Stream.concat(
                     java.util.Arrays.stream(head), java.util.Arrays.stream(rest)).toArray(String[]::new);
@@ -347,6 +347,22 @@ class CliTest {
             Run idle = tas(admin.apply(new String[] {"run-due"}));
             assertThat(idle.exit()).isZero();
             assertThat(idle.out()).contains("\"due\":0");
+
+            // Issue 28: the clock, a snapshot, a fault and the journal from the command line.
+            assertThat(tas(admin.apply(new String[] {"clock", "freeze", "1767571200000"})).out()).contains("\"now\":\"1767571200000\"", "\"frozen\":true");
+            assertThat(tas(admin.apply(new String[] {"clock", "advance", "1000"})).out()).contains("\"now\":\"1767571201000\"");
+            assertThat(tas(admin.apply(new String[] {"snapshot", "save", "cli"})).out()).contains("\"name\":\"cli\"", "\"createdTime\":\"1767571201000\"");
+            assertThat(tas(admin.apply(new String[] {"faults", "add", "{\"path\":\"/api/v3/account/info\",\"action\":\"error\",\"code\":\"40015\",\"count\":1}"})).out())
+                    .contains("\"id\":\"1\"", "\"action\":\"error\"");
+            assertThat(tas(call.apply(new String[] {"GET", "/api/v3/account/info"})).out()).contains("\"code\":\"40015\"");
+            assertThat(tas(admin.apply(new String[] {"faults"})).out()).contains("\"fired\":1");
+            Run journal = tas(admin.apply(new String[] {"journal", "--path", "/api/v3/account/info", "--limit", "1"}));
+            assertThat(journal.out()).contains("\"code\":\"40015\"", "\"fault\":\"1\"", "\"ACCESS-SIGN\":\"***\"");
+            assertThat(tas(admin.apply(new String[] {"snapshot", "restore", "cli"})).exit()).isZero();
+            assertThat(tas(admin.apply(new String[] {"clock", "resume"})).out()).contains("\"frozen\":false");
+            Run unknown = tas(admin.apply(new String[] {"snapshot", "restore", "none"}));
+            assertThat(unknown.exit()).isEqualTo(1);
+            assertThat(unknown.out()).contains("\"code\":\"40034\"");
         }
         // This class's shared server runs on the system clock: it cannot be moved.
         Run refused = tas(admin("clock-advance", "60000"));
