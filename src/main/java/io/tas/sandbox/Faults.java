@@ -59,7 +59,7 @@ public final class Faults {
 
     public Faults(Clock clock) { this.clock = clock; }
 
-    public FaultRule add(NewRule in) {
+    public synchronized FaultRule add(NewRule in) {
         if (in == null || in.action() == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "action");
         Target target = FaultRule.parse(Target.class, in.target(), Target.REST, "target");
         Action action = FaultRule.parse(Action.class, in.action(), null, "action");
@@ -151,7 +151,11 @@ public final class Faults {
 
     public boolean remove(long id) { return rules.removeIf(a -> a.rule.id() == id); }
 
-    public void clear() { rules.clear(); }
+    /** Removes every rule; ids start at 1 again, so a suite that clears (or resets) numbers its rules alike every run. */
+    public synchronized void clear() {
+        rules.clear();
+        ids.set(0);
+    }
 
     public boolean isEmpty() { return rules.isEmpty(); }
 

@@ -127,7 +127,11 @@ public final class RequestJournal {
         return out.size() > limit ? List.copyOf(out.subList(out.size() - limit, out.size())) : out;
     }
 
+    /** Empties it; seq starts at 1 again (a suite that clears sees the same numbers every run). */
     public void clear() {
-        synchronized (byKey) { byKey.clear(); }
+        synchronized (byKey) {
+            byKey.clear();
+            seq.set(0);
+        }
     }
 }
