@@ -203,10 +203,11 @@ public final class RequestPipeline {
             }
 
             // Issue 28 (D190): a fault fires after authentication and the rate limit, so it picks valid calls of a key.
+            Long uid = caller == null ? null : caller.uid();
             if (faults != null) {
-                x.fault = faults.fire(io.tas.sandbox.FaultRule.Target.REST, ep.method(), ep.path(), caller == null ? null : caller.uid(),
+                x.fault = faults.fire(io.tas.sandbox.FaultRule.Target.REST, io.tas.sandbox.FaultRule.When.BEFORE, ep.method(), ep.path(), uid,
                         header(req, ACCESS_KEY));
-                if (x.fault != null && x.fault.when() == io.tas.sandbox.FaultRule.When.BEFORE) answerFault(x.fault);
+                if (x.fault != null) answerFault(x.fault);
             }
 
             Map<String, String> query = rawQuery == null || rawQuery.isEmpty() ? Map.of() : new HashMap<>();
@@ -217,7 +218,14 @@ public final class RequestPipeline {
             if (handler == null) throw new ApiException(ErrorCode.NOT_IMPLEMENTED, ep.method() + " " + ep.path());
 
             Object data = handler.handle(new ApiRequest(ep, caller, query, json, ip, now));
-            if (x.fault != null && x.fault.when() == io.tas.sandbox.FaultRule.When.AFTER) answerFault(x.fault); // committed, answer lost
+            if (faults != null) { // the handler committed; an "after" rule loses its answer
+                io.tas.sandbox.FaultRule after = faults.fire(io.tas.sandbox.FaultRule.Target.REST, io.tas.sandbox.FaultRule.When.AFTER,
+                        ep.method(), ep.path(), uid, header(req, ACCESS_KEY));
+                if (after != null) {
+                    x.fault = after;
+                    answerFault(after);
+                }
+            }
             send(res, 200, Envelope.success(now, data), ep, ErrorCode.SUCCESS.code(), started, x);
         } catch (ApiException e) {
             send(res, e.error().httpStatus(), new Envelope(e.error().code(), e.getMessage(), now, null), ep, e.error().code(), started, x);

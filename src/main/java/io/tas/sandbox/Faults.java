@@ -165,11 +165,16 @@ public final class Faults {
      * passed stays listed (with its firings) but fires no more.
      */
     public FaultRule fire(Target target, String method, String name, Long uid, String apiKey) {
+        return fire(target, When.BEFORE, method, name, uid, apiKey);
+    }
+
+    /** As fire, among the rules of one moment: before the handler runs, or after it committed (REST only). */
+    public FaultRule fire(Target target, When when, String method, String name, Long uid, String apiKey) {
         if (rules.isEmpty()) return null;
         long now = clock.millis();
         for (Armed a : rules) {
             FaultRule r = a.rule;
-            if (r.target() != target) continue;
+            if (r.target() != target || r.when() != when) continue;
             if (r.expiresAt() != null && now >= r.expiresAt()) continue;
             if (r.method() != null && !r.method().equals(method)) continue;
             if (target == Target.REST && a.path != null && !a.path.matcher(name).matches()) continue;
