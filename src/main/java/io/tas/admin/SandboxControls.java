@@ -144,6 +144,14 @@ public final class SandboxControls {
 
     private void save(SandboxClock.State state) {
         db.tx(tx -> {
+            save(tx, state);
+            return null;
+        });
+    }
+
+    /** The clock's row, in a transaction that also tells the other nodes on commit. */
+    private void save(io.tas.store.Tx tx, SandboxClock.State state) {
+        {
             org.jooq.DSLContext dsl = tx.dsl();
             if (dsl.update(SANDBOX_CLOCK).set(SANDBOX_CLOCK.OFFSET_MILLIS, state.offsetMillis()).set(SANDBOX_CLOCK.FROZEN_AT, state.frozenAt())
                     .set(SANDBOX_CLOCK.ADVANCED_MILLIS, state.advancedMillis()).where(SANDBOX_CLOCK.ID.eq(1)).execute() == 0) {
@@ -151,8 +159,7 @@ public final class SandboxControls {
                         .values(1, state.offsetMillis(), state.frozenAt(), state.advancedMillis()).execute();
             }
             changes.publish(tx, TOPIC); // the other nodes take the new state up on commit
-            return null;
-        });
+        }
     }
 
     public record RunDueView(int due, int remaining, String now) {}
@@ -188,12 +195,17 @@ public final class SandboxControls {
 
     // ---- snapshots (D189)
 
-    /** createdTime: the sandbox time it was saved at; frozen: whether the clock was frozen then (a restore freezes it again). */
-    public record SnapshotView(String name, String createdTime, String rows, boolean frozen, String tookMs) {}
+    /**
+     * createdTime: the sandbox time it was saved at; frozen: whether the clock was frozen then (a restore freezes it
+     * again); wrote (restores only): "changes" when only the differences were written, "everything" when every table was
+     * emptied and refilled.
+     */
+    @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+    public record SnapshotView(String name, String createdTime, String rows, boolean frozen, String tookMs, String wrote) {}
 
-    private static SnapshotView view(Snapshots.Saved s, long tookNanos) {
+    private static SnapshotView view(Snapshots.Saved s, long tookNanos, String wrote) {
         return new SnapshotView(s.name(), Long.toString(s.createdTime()), Long.toString(s.rows()), s.extras().clockFrozenAt() != null,
-                tookNanos < 0 ? null : java.math.BigDecimal.valueOf(tookNanos / 1_000, 3).toPlainString());
+                tookNanos < 0 ? null : java.math.BigDecimal.valueOf(tookNanos / 1_000, 3).toPlainString(), wrote);
     }
 
     public SnapshotView saveSnapshot(String name) {
@@ -204,7 +216,7 @@ public final class SandboxControls {
         IdGenerator.Mark m = parts.ids().mark();
         Snapshots.Saved saved = parts.snapshots().save(name, clock.millis(),
                 new Snapshots.Extras(c.offsetMillis(), c.frozenAt(), c.advancedMillis(), parts.ids().node(), m.lastMillis(), m.sequence()));
-        return view(saved, System.nanoTime() - started);
+        return view(saved, System.nanoTime() - started, null);
     }
 
     /**
@@ -215,27 +227,30 @@ public final class SandboxControls {
         checkSandbox();
         checkName(name);
         long started = System.nanoTime();
-        Snapshots.Saved saved;
+        Snapshots.Restored restored;
         try {
-            saved = parts.snapshots().restore(name).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "snapshot " + name));
+            // The clock's row goes back in the restore's own transaction; this node's clock follows on commit.
+            restored = parts.snapshots().restore(name, (tx, snapshot) -> {
+                if (!(clock instanceof SandboxClock s)) return;
+                Snapshots.Extras x = snapshot.extras();
+                SandboxClock.State back = new SandboxClock.State(x.clockOffsetMillis(), x.clockFrozenAt(),
+                        Math.max(x.clockAdvanced(), s.state().advancedMillis())); // buckets never go back (D188)
+                save(tx, back);
+                tx.afterCommit(() -> { synchronized (s) { s.restore(back); } });
+            }).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "snapshot " + name));
         } catch (IllegalStateException e) {
             throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, Snapshots.STALE);
         }
+        Snapshots.Saved saved = restored.saved();
         Snapshots.Extras e = saved.extras();
-        if (clock instanceof SandboxClock s) {
-            synchronized (s) {
-                s.restore(new SandboxClock.State(e.clockOffsetMillis(), e.clockFrozenAt(), Math.max(e.clockAdvanced(), s.state().advancedMillis())));
-                save(s.state());
-            }
-        }
         if (e.idNode() == parts.ids().node()) parts.ids().rewind(new IdGenerator.Mark(e.idLastMillis(), e.idSequence()));
         parts.invalidateCaches().run();
-        return view(saved, System.nanoTime() - started);
+        return view(saved, System.nanoTime() - started, restored.onlyChanges() ? "changes" : "everything");
     }
 
     public List<SnapshotView> snapshots() {
         checkSandbox();
-        return parts.snapshots().list().stream().map(s -> view(s, -1)).toList();
+        return parts.snapshots().list().stream().map(s -> view(s, -1, null)).toList();
     }
 
     public void deleteSnapshot(String name) {

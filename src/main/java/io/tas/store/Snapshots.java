@@ -41,6 +41,9 @@ public final class Snapshots {
 
     public record Saved(String name, long createdTime, long rows, String schemaVersion, Extras extras) {}
 
+    /** A restore's outcome: the snapshot, and whether only the differences were written (else every table anew). */
+    public record Restored(Saved saved, boolean onlyChanges) {}
+
     public static boolean validName(String name) { return name != null && NAME.matcher(name).matches(); }
 
     /** Saves the world under name, replacing a snapshot of that name. */
@@ -55,6 +58,11 @@ public final class Snapshots {
             long rows = 0;
             for (Table<?> t : WORLD) {
                 dsl.execute("create table " + copy(schema, t) + " as select * from " + t.getName());
+                // The copy's key is what a restore finds rows by (below): without it every lookup is a scan.
+                // (A unique constraint: H2's copy drops NOT NULL, which a primary key needs.)
+                if (t.getPrimaryKey() != null) {
+                    dsl.execute("alter table " + copy(schema, t) + " add constraint " + t.getName() + "_k unique (" + names(key(t), "") + ")");
+                }
                 rows += ((Number) dsl.fetchValue("select count(*) from " + copy(schema, t))).longValue();
             }
             String version = schemaVersion(dsl);
@@ -69,26 +77,71 @@ public final class Snapshots {
     }
 
     /**
-     * Puts the world back as it was saved, in one transaction: every table emptied and filled from the copies, and
-     * identity columns restarted after their largest value. Empty when there is no snapshot of that name.
+     * Puts the world back as it was saved, in one transaction with alsoInTx (the clock's row): only what differs is
+     * written. Rows whose key the snapshot lacks are deleted (children first), then every table is merged from its copy
+     * (parents first): a changed row updated, a missing one inserted. Identity columns then continue after their
+     * largest value. Should the constraints refuse that order (a row moved to another parent, a unique value handed from
+     * one row to another), the transaction rolls back and every table is emptied and refilled instead. Empty when there
+     * is no snapshot of that name.
      */
-    public Optional<Saved> restore(String name) {
-        return db.tx(tx -> {
-            DSLContext dsl = tx.dsl();
-            lockWrites(dsl);
-            Optional<SandboxSnapshotRecord> found = dsl.selectFrom(CATALOG).where(CATALOG.NAME.eq(name)).fetchOptional();
-            if (found.isEmpty()) return Optional.<Saved>empty();
-            SandboxSnapshotRecord s = found.get();
-            if (!s.getSchemaVersion().equals(schemaVersion(dsl))) throw new IllegalStateException(STALE);
-            if (dsl.dialect() == SQLDialect.POSTGRES) {
-                dsl.truncate(WORLD).execute(); // one statement: every table at once, no dead rows left behind
-            } else {
-                for (Table<?> t : WORLD.reversed()) dsl.deleteFrom(t).execute();
+    public Optional<Restored> restore(String name, java.util.function.BiConsumer<Tx, Saved> alsoInTx) {
+        try {
+            return db.tx(tx -> restore(tx, name, true, alsoInTx));
+        } catch (org.jooq.exception.DataAccessException refused) {
+            return db.tx(tx -> restore(tx, name, false, alsoInTx));
+        }
+    }
+
+    private Optional<Restored> restore(Tx tx, String name, boolean onlyDifferences, java.util.function.BiConsumer<Tx, Saved> alsoInTx) {
+        DSLContext dsl = tx.dsl();
+        lockWrites(dsl);
+        Optional<SandboxSnapshotRecord> found = dsl.selectFrom(CATALOG).where(CATALOG.NAME.eq(name)).fetchOptional();
+        if (found.isEmpty()) return Optional.empty();
+        SandboxSnapshotRecord s = found.get();
+        if (!s.getSchemaVersion().equals(schemaVersion(dsl))) throw new IllegalStateException(STALE);
+        String schema = s.getSchemaName();
+        if (onlyDifferences) {
+            for (Table<?> t : WORLD.reversed()) {
+                if (t.getPrimaryKey() == null) dsl.deleteFrom(t).execute();
+                else dsl.execute("delete from " + t.getName() + " t where not exists (select 1 from " + copy(schema, t) + " s where "
+                        + same(key(t), " and ") + ")");
             }
-            for (Table<?> t : WORLD) dsl.execute("insert into " + t.getName() + " select * from " + copy(s.getSchemaName(), t));
-            restartIdentities(dsl); // last: on H2 this DDL commits (the gate stays held until our commit)
-            return Optional.of(saved(s));
-        });
+            for (Table<?> t : WORLD) dsl.execute(merge(schema, t));
+        } else if (dsl.dialect() == SQLDialect.POSTGRES) {
+            dsl.truncate(WORLD).execute();
+            for (Table<?> t : WORLD) dsl.execute("insert into " + t.getName() + " select * from " + copy(schema, t));
+        } else {
+            for (Table<?> t : WORLD.reversed()) dsl.deleteFrom(t).execute();
+            for (Table<?> t : WORLD) dsl.execute("insert into " + t.getName() + " select * from " + copy(schema, t));
+        }
+        Saved saved = saved(s);
+        alsoInTx.accept(tx, saved);
+        restartIdentities(dsl); // last: on H2 a restart is DDL, which commits (the write gate stays held until our commit)
+        return Optional.of(new Restored(saved, onlyDifferences));
+    }
+
+    /** The statement that makes t equal its copy for every key the copy holds. */
+    private static String merge(String schema, Table<?> t) {
+        List<String> all = t.fieldStream().map(Field::getName).toList();
+        if (t.getPrimaryKey() == null) return "insert into " + t.getName() + " select * from " + copy(schema, t);
+        List<String> key = key(t);
+        List<String> rest = all.stream().filter(c -> !key.contains(c)).toList();
+        StringBuilder m = new StringBuilder("merge into " + t.getName() + " t using " + copy(schema, t) + " s on (" + same(key, " and ") + ")");
+        if (!rest.isEmpty()) {
+            m.append(" when matched and not (").append(rest.stream().map(c -> "t." + c + " is not distinct from s." + c).reduce((a, b) -> a + " and " + b).orElseThrow())
+                    .append(") then update set ").append(rest.stream().map(c -> c + " = s." + c).reduce((a, b) -> a + ", " + b).orElseThrow());
+        }
+        return m.append(" when not matched then insert (").append(String.join(", ", all)).append(") values (").append(names(all, "s.")).append(")").toString();
+    }
+
+    private static List<String> key(Table<?> t) { return t.getPrimaryKey().getFields().stream().map(Field::getName).toList(); }
+
+    private static String names(List<String> columns, String prefix) {
+        return columns.stream().map(c -> prefix + c).reduce((a, b) -> a + ", " + b).orElseThrow();
+    }
+
+    private static String same(List<String> columns, String joiner) {
+        return columns.stream().map(c -> "t." + c + " = s." + c).reduce((a, b) -> a + joiner + b).orElseThrow();
     }
 
     public static final String STALE = "the snapshot was saved under another schema version: save it again";
@@ -141,7 +194,10 @@ public final class Snapshots {
                 .toString();
     }
 
-    /** An identity column continues after the largest value restored (a replay then numbers rows as the first run did). */
+    /**
+     * An identity column continues after the largest value restored (a replay then numbers rows as the first run did).
+     * H2 restarts one by DDL, slow and a commit of its own, so only when its next value is not that already.
+     */
     private static void restartIdentities(DSLContext dsl) {
         for (Table<?> t : WORLD) {
             if (t.getIdentity() == null) continue;
@@ -150,7 +206,11 @@ public final class Snapshots {
             long next = max == null ? 1 : max.longValue() + 1;
             if (dsl.dialect() == SQLDialect.POSTGRES) {
                 dsl.fetch("select setval(pg_get_serial_sequence(?, ?), ?, false)", t.getName(), f.getName(), next);
-            } else {
+                continue;
+            }
+            Number base = (Number) dsl.fetchValue("select identity_base from information_schema.columns where lower(table_schema) = 'public' and lower(table_name) = ? and lower(column_name) = ?",
+                    t.getName(), f.getName());
+            if (base == null || base.longValue() != next) {
                 dsl.execute("alter table " + t.getName() + " alter column " + f.getName() + " restart with " + next);
             }
         }

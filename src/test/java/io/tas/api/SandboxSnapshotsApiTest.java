@@ -70,6 +70,7 @@ class SandboxSnapshotsApiTest {
 
         JsonNode restored = sandbox.restoreSnapshot("demo");
         assertThat(restored.get("rows").asLong()).isEqualTo(snapshot.get("rows").asLong());
+        assertThat(restored.get("wrote").asText()).as("only the differences were written").isEqualTo("changes");
         assertThat(admin.stateHash()).isEqualTo(saved);
         assertThat(main.get("/api/v3/account/deduct-info").data().get("deduct").asText()).as("the cached settings follow").isEqualTo("on");
         assertThat(main.get("/api/v3/trade/unfilled-orders?category=SPOT").data().path("list").size()).isZero();
@@ -77,6 +78,30 @@ class SandboxSnapshotsApiTest {
         assertThat(ticker.data().get(0).get("lastPrice").asText()).isEqualTo("97250.5");
         assertThat(sandbox.now()).isEqualTo(T);
         assertThat(sandbox.clock().get("frozen").asBoolean()).isTrue();
+    }
+
+    /**
+     * Two rows that swapped a unique value cannot be merged back one by one (the first update would collide with the
+     * second row): the restore falls back to emptying and refilling every table, in the same one transaction.
+     */
+    @Test
+    void aDifferenceTheConstraintsRefuseIsRestoredByRewritingEverything() throws Exception {
+        String saved = admin.stateHash();
+        sandbox.saveSnapshot("swap");
+        try (var c = java.sql.DriverManager.getConnection(server.db.url(), server.db.user(), ""); var st = c.createStatement()) {
+            var rs = st.executeQuery("select order_id, seq from strategy_order order by seq fetch first 2 rows only");
+            rs.next();
+            long a = rs.getLong(1), seqA = rs.getLong(2);
+            rs.next();
+            long b = rs.getLong(1), seqB = rs.getLong(2);
+            st.executeUpdate("update strategy_order set seq = -1 where order_id = " + a);
+            st.executeUpdate("update strategy_order set seq = " + seqA + " where order_id = " + b);
+            st.executeUpdate("update strategy_order set seq = " + seqB + " where order_id = " + a);
+        }
+        assertThat(admin.stateHash()).isNotEqualTo(saved);
+        JsonNode restored = sandbox.restoreSnapshot("swap");
+        assertThat(restored.get("wrote").asText()).isEqualTo("everything");
+        assertThat(admin.stateHash()).isEqualTo(saved);
     }
 
     @Test
