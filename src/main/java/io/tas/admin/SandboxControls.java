@@ -136,8 +136,14 @@ public final class SandboxControls {
             throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "this clock can only be advanced");
         }
         synchronized (s) {
+            SandboxClock.State before = s.state();
             move.accept(s);
-            save(s.state());
+            try {
+                save(s.state());
+            } catch (RuntimeException e) {
+                s.restore(before); // not saved, not moved
+                throw e;
+            }
         }
         return clock();
     }
@@ -151,15 +157,13 @@ public final class SandboxControls {
 
     /** The clock's row, in a transaction that also tells the other nodes on commit. */
     private void save(io.tas.store.Tx tx, SandboxClock.State state) {
-        {
-            org.jooq.DSLContext dsl = tx.dsl();
-            if (dsl.update(SANDBOX_CLOCK).set(SANDBOX_CLOCK.OFFSET_MILLIS, state.offsetMillis()).set(SANDBOX_CLOCK.FROZEN_AT, state.frozenAt())
-                    .set(SANDBOX_CLOCK.ADVANCED_MILLIS, state.advancedMillis()).where(SANDBOX_CLOCK.ID.eq(1)).execute() == 0) {
-                dsl.insertInto(SANDBOX_CLOCK, SANDBOX_CLOCK.ID, SANDBOX_CLOCK.OFFSET_MILLIS, SANDBOX_CLOCK.FROZEN_AT, SANDBOX_CLOCK.ADVANCED_MILLIS)
-                        .values(1, state.offsetMillis(), state.frozenAt(), state.advancedMillis()).execute();
-            }
-            changes.publish(tx, TOPIC); // the other nodes take the new state up on commit
+        org.jooq.DSLContext dsl = tx.dsl();
+        if (dsl.update(SANDBOX_CLOCK).set(SANDBOX_CLOCK.OFFSET_MILLIS, state.offsetMillis()).set(SANDBOX_CLOCK.FROZEN_AT, state.frozenAt())
+                .set(SANDBOX_CLOCK.ADVANCED_MILLIS, state.advancedMillis()).where(SANDBOX_CLOCK.ID.eq(1)).execute() == 0) {
+            dsl.insertInto(SANDBOX_CLOCK, SANDBOX_CLOCK.ID, SANDBOX_CLOCK.OFFSET_MILLIS, SANDBOX_CLOCK.FROZEN_AT, SANDBOX_CLOCK.ADVANCED_MILLIS)
+                    .values(1, state.offsetMillis(), state.frozenAt(), state.advancedMillis()).execute();
         }
+        changes.publish(tx, TOPIC); // the other nodes take the new state up on commit
     }
 
     public record RunDueView(int due, int remaining, String now) {}
@@ -231,19 +235,19 @@ public final class SandboxControls {
         try {
             // The clock's row goes back in the restore's own transaction; this node's clock follows on commit.
             restored = parts.snapshots().restore(name, (tx, snapshot) -> {
-                if (!(clock instanceof SandboxClock s)) return;
                 Snapshots.Extras x = snapshot.extras();
+                // Right after the commit (every row minted since the mark is gone): minting goes on from the mark.
+                if (x.idNode() == parts.ids().node()) tx.afterCommit(() -> parts.ids().rewind(new IdGenerator.Mark(x.idLastMillis(), x.idSequence())));
+                if (!(clock instanceof SandboxClock s)) return;
                 SandboxClock.State back = new SandboxClock.State(x.clockOffsetMillis(), x.clockFrozenAt(),
                         Math.max(x.clockAdvanced(), s.state().advancedMillis())); // buckets never go back (D188)
                 save(tx, back);
                 tx.afterCommit(() -> { synchronized (s) { s.restore(back); } });
             }).orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "snapshot " + name));
-        } catch (IllegalStateException e) {
-            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, Snapshots.STALE);
+        } catch (Snapshots.Stale e) {
+            throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, e.getMessage());
         }
         Snapshots.Saved saved = restored.saved();
-        Snapshots.Extras e = saved.extras();
-        if (e.idNode() == parts.ids().node()) parts.ids().rewind(new IdGenerator.Mark(e.idLastMillis(), e.idSequence()));
         parts.invalidateCaches().run();
         return view(saved, System.nanoTime() - started, restored.onlyChanges() ? "changes" : "everything");
     }

@@ -98,8 +98,12 @@ public final class Snapshots {
         Optional<SandboxSnapshotRecord> found = dsl.selectFrom(CATALOG).where(CATALOG.NAME.eq(name)).fetchOptional();
         if (found.isEmpty()) return Optional.empty();
         SandboxSnapshotRecord s = found.get();
-        if (!s.getSchemaVersion().equals(schemaVersion(dsl))) throw new IllegalStateException(STALE);
+        if (!s.getSchemaVersion().equals(schemaVersion(dsl))) throw new Stale();
         String schema = s.getSchemaName();
+        // PostgreSQL: no other transaction writes the world until this one ends (readers go on; H2 has its gate).
+        if (dsl.dialect() == SQLDialect.POSTGRES) {
+            dsl.execute("lock table " + String.join(", ", WORLD.stream().map(Table::getName).toList()) + " in exclusive mode");
+        }
         if (onlyDifferences) {
             for (Table<?> t : WORLD.reversed()) {
                 if (t.getPrimaryKey() == null) dsl.deleteFrom(t).execute();
@@ -144,7 +148,10 @@ public final class Snapshots {
         return columns.stream().map(c -> "t." + c + " = s." + c).reduce((a, b) -> a + joiner + b).orElseThrow();
     }
 
-    public static final String STALE = "the snapshot was saved under another schema version: save it again";
+    /** A snapshot saved under another schema version than the database's: its copies may not fit the tables. */
+    public static final class Stale extends RuntimeException {
+        Stale() { super("the snapshot was saved under another schema version: save it again", null, false, false); }
+    }
 
     public List<Saved> list() {
         return db.read(dsl -> dsl.selectFrom(CATALOG).orderBy(CATALOG.NAME).fetch(Snapshots::saved));

@@ -143,7 +143,7 @@ class SandboxSnapshotsApiTest {
     }
 
     @Test
-    void badSnapshotCallsAreRefusedAndChangeNothing() {
+    void badSnapshotCallsAreRefusedAndChangeNothing() throws Exception {
         sandbox.saveSnapshot("keep");
         String before = admin.stateHash();
         assertThatThrownBy(() -> sandbox.restoreSnapshot("missing")).isInstanceOfSatisfying(SandboxClient.Refused.class,
@@ -153,6 +153,14 @@ class SandboxSnapshotsApiTest {
         assertThatThrownBy(() -> sandbox.saveSnapshot("")).isInstanceOfSatisfying(SandboxClient.Refused.class,
                 e -> assertThat(e.code()).isEqualTo("40019"));
         assertThatThrownBy(() -> sandbox.deleteSnapshot("missing")).isInstanceOf(SandboxClient.Refused.class);
+        // A snapshot saved under another schema version may not fit the tables: refused.
+        sandbox.saveSnapshot("old");
+        try (var c = java.sql.DriverManager.getConnection(server.db.url(), server.db.user(), ""); var st = c.createStatement()) {
+            st.executeUpdate("update sandbox_snapshot set schema_version = '1' where name = 'old'");
+        }
+        assertThatThrownBy(() -> sandbox.restoreSnapshot("old")).isInstanceOfSatisfying(SandboxClient.Refused.class,
+                e -> assertThat(e.getMessage()).contains("40017", "another schema version"));
+        sandbox.deleteSnapshot("old");
         assertThat(admin.stateHash()).isEqualTo(before);
         // Saving under a name replaces it; a reset keeps snapshots; delete drops one.
         sandbox.saveSnapshot("keep");
