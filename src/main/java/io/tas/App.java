@@ -171,11 +171,12 @@ public final class App implements AutoCloseable {
             io.tas.stream.StreamHub streams = new io.tas.stream.StreamHub(authenticator, clock, new io.tas.stream.StreamHub.Sources(
                     d.trading, new AssetsRoutes(d.ledger, d.prices, d.positions), d.positions, d.spot, d.market, d.ledger,
                     new io.tas.position.MixAccountRoutes(d.ledger, d.positions, d.market, d.prices, d.accounts, d.leverage),
-                    new io.tas.marketdata.StreamFeed(d.tape)), changes, db, lease.nodeId());
+                    new io.tas.marketdata.StreamFeed(d.tape), d.strategies), changes, db, lease.nodeId());
             opened.push(streams);
             d.market.onTicker(streams::tickerCommitted);
             d.trading.onOrders(streams::ordersCommitted);
             d.ledger.onCommitted(streams::accountsCommitted);
+            d.strategies.onChanged(streams::strategiesCommitted);
             streams.bindMetrics(metrics);
             if (config.sandbox()) streams.sandbox(faults, journal);
             AdminSurface adminSurface = adminSurface(config, clock, db, changes, jobs, limiter, d, streams,

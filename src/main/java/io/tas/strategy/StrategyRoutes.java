@@ -66,7 +66,7 @@ public final class StrategyRoutes implements Routes.Feature {
      * One §2.19 item in the spec's field order: every field a string ("" when the order has no value), triggerType only
      * in history, and only the order type's own parameter list (D68).
      */
-    static Map<String, Object> view(StrategyOrder o, boolean history) {
+    public static Map<String, Object> view(StrategyOrder o, boolean history) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("orderId", Long.toString(o.orderId()));
         m.put("clientOid", o.clientOid());

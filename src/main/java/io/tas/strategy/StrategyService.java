@@ -54,6 +54,20 @@ public final class StrategyService {
      * Stores a batch of one unified account's orders, all or nothing: the first invalid record is refused with its
      * index and field (records[i].field) and nothing is stored.
      */
+    private final List<java.util.function.BiConsumer<Long, List<Long>>> listeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /** Issue 27: told after the commit of every strategy order placed, ingested or ended (the strategy-order topic). */
+    public void onChanged(java.util.function.BiConsumer<Long, List<Long>> listener) { listeners.add(listener); }
+
+    private void changed(io.tas.store.Tx tx, long uid, List<Long> orderIds) {
+        if (!listeners.isEmpty() && !orderIds.isEmpty()) tx.afterCommit(() -> listeners.forEach(l -> l.accept(uid, orderIds)));
+    }
+
+    /** uid's strategy orders of these ids, as they are now. */
+    public List<StrategyOrder> orders(long uid, List<Long> orderIds) {
+        return db.read(dsl -> store.byIds(dsl, uid, orderIds));
+    }
+
     public List<StrategyOrder> ingest(long uid, List<StrategyInput> records) {
         Checked c = checked(uid, records);
         return db.tx(tx -> store(tx, c));
@@ -104,6 +118,7 @@ public final class StrategyService {
                 }
             }
             Database.insertUnique(() -> store.insert(dsl, orders), "records: a given orderId already exists"); // a concurrent batch's
+            if (!orders.isEmpty()) changed(tx, orders.getFirst().uid(), orders.stream().map(StrategyOrder::orderId).toList());
             return orders;
         }
     }
@@ -347,6 +362,8 @@ public final class StrategyService {
 
     /** Ends a working order (success: triggered; cancelled); false when it was no longer working. */
     public boolean finish(io.tas.store.Tx tx, long uid, long orderId, String status) {
-        return store.finish(tx.dsl(), uid, orderId, status, clock.millis());
+        boolean ended = store.finish(tx.dsl(), uid, orderId, status, clock.millis());
+        if (ended) changed(tx, uid, List.of(orderId));
+        return ended;
     }
 }

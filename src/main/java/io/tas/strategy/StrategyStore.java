@@ -93,6 +93,12 @@ final class StrategyStore {
     }
 
     /** Every working order, newest first. */
+    /** uid's orders of these ids, oldest first. */
+    List<StrategyOrder> byIds(DSLContext dsl, long uid, java.util.Collection<Long> ids) {
+        return dsl.selectFrom(STRATEGY_ORDER).where(STRATEGY_ORDER.UID.eq(uid).and(STRATEGY_ORDER.ORDER_ID.in(ids)))
+                .orderBy(STRATEGY_ORDER.ORDER_ID).fetch(StrategyStore::order);
+    }
+
     List<StrategyOrder> open(DSLContext dsl, long uid, String category, String type) {
         return dsl.selectFrom(STRATEGY_ORDER).where(filter(uid, category, type).and(STRATEGY_ORDER.STATUS.in(StrategyOrder.OPEN_STATUSES)))
                 .orderBy(STRATEGY_ORDER.ORDER_ID.desc()).fetch(StrategyStore::order);

@@ -21,7 +21,7 @@ import java.util.Optional;
 record StreamChannel(boolean v2, Kind kind, String instType, Category category, String target, int depth, String series, String name) {
 
     enum Kind {
-        ACCOUNT(true), POSITION(true), ORDER(true), FILL(true), TICKER(false), BOOK(false), INCREMENTAL_BOOK(false), TRADE(false), CANDLE(false);
+        ACCOUNT(true), POSITION(true), ORDER(true), FILL(true), STRATEGY(true), TICKER(false), BOOK(false), INCREMENTAL_BOOK(false), TRADE(false), CANDLE(false);
 
         final boolean isPrivate;
 
@@ -33,7 +33,8 @@ record StreamChannel(boolean v2, Kind kind, String instType, Category category, 
 
     /** The v3 topics (websocket-wire.md; uta/websocket public and private docs as ccxt.pro subscribes them). */
     private static final Map<String, Kind> V3 = Map.of("account", Kind.ACCOUNT, "position", Kind.POSITION, "order", Kind.ORDER,
-            "fill", Kind.FILL, "ticker", Kind.TICKER, "books", Kind.INCREMENTAL_BOOK, "publicTrade", Kind.TRADE, "kline", Kind.CANDLE);
+            "fill", Kind.FILL, "strategy-order", Kind.STRATEGY, "ticker", Kind.TICKER, "books", Kind.INCREMENTAL_BOOK, "publicTrade", Kind.TRADE,
+            "kline", Kind.CANDLE);
     /** The v2 channels (websocket-wire.md "v2 classic private channels"; spot and contract public channels). */
     private static final Map<String, Kind> V2 = Map.of("account", Kind.ACCOUNT, "positions", Kind.POSITION, "orders", Kind.ORDER,
             "fill", Kind.FILL, "ticker", Kind.TICKER, "books", Kind.INCREMENTAL_BOOK, "trade", Kind.TRADE);

@@ -72,7 +72,7 @@ public final class StreamHub implements AutoCloseable {
     /** What the streams read: the same services and row builders the REST rows use, so a push equals the REST answer. */
     public record Sources(TradingService trading, AssetsRoutes assets, PositionService positions, io.tas.spot.SpotRecords spot,
                           io.tas.market.MarketService market, io.tas.ledger.Ledger ledger, io.tas.position.MixAccountRoutes mixAccounts,
-                          io.tas.marketdata.StreamFeed feed) {}
+                          io.tas.marketdata.StreamFeed feed, io.tas.strategy.StrategyService strategies) {}
 
     public StreamHub(Authenticator authenticator, Clock clock, Sources sources, io.tas.store.ChangeFeed changes,
                      io.tas.store.Database db, int nodeId) {
@@ -139,6 +139,7 @@ public final class StreamHub implements AutoCloseable {
             switch (p[2]) {
                 case "t" -> market.ticker(io.tas.account.AccountEnums.Category.fromWire(p[3]), p[4]).ifPresent(t -> pushTicker(t));
                 case "o" -> pushOrders(Long.parseLong(p[3]), java.util.Arrays.stream(p[4].split(",")).map(Long::valueOf).toList());
+                case "s" -> pushStrategies(Long.parseLong(p[3]), java.util.Arrays.stream(p[4].split(",")).map(Long::valueOf).toList());
                 case "a" -> pushAccounts(java.util.Arrays.stream(p[3].split(",")).map(Long::valueOf).collect(java.util.stream.Collectors.toSet()));
                 default -> { }
             }
@@ -298,6 +299,34 @@ public final class StreamHub implements AutoCloseable {
     }
 
     /** An account's orders changed (committed): its order subscribers get them (its balances come through accountsCommitted). */
+    /** Strategy orders placed, ingested or ended (the v3 strategy-order topic): pushed as the §2.19 rows show them. */
+    public void strategiesCommitted(long uid, List<Long> orderIds) {
+        if (peers) announce("s:" + uid + ":" + String.join(",", orderIds.stream().map(String::valueOf).toList()));
+        pushStrategies(uid, orderIds);
+    }
+
+    private void pushStrategies(long uid, List<Long> orderIds) {
+        if (!byUid.containsKey(uid)) return;
+        long origin = System.nanoTime();
+        lane(uid).execute(() -> {
+            try {
+                Set<StreamConnection> mine = of(uid);
+                if (mine.stream().noneMatch(c -> c.wants(StreamChannel.Kind.STRATEGY))) return;
+                List<Object> rows = sources.strategies().orders(uid, orderIds).stream()
+                        .map(o -> (Object) io.tas.strategy.StrategyRoutes.view(o, !o.status().equals("pending"))).toList();
+                long ts = clock.millis();
+                for (StreamConnection c : mine) {
+                    for (StreamConnection.Sub s : c.subscriptions()) {
+                        if (s.ready() && s.channel().kind() == StreamChannel.Kind.STRATEGY && !rows.isEmpty()) c.push(s, "snapshot", rows, ts);
+                    }
+                }
+                metrics.lag(origin);
+            } catch (RuntimeException e) {
+                LOG.warn("pushing the strategy orders of an account failed: {}", e.getClass().getSimpleName());
+            }
+        });
+    }
+
     public void ordersCommitted(long uid, List<Long> orderIds) {
         if (peers) announce("o:" + uid + ":" + String.join(",", orderIds.stream().map(String::valueOf).toList()));
         pushOrders(uid, orderIds);

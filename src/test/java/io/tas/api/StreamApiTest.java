@@ -119,6 +119,37 @@ class StreamApiTest extends EngineServerTest {
         }
     }
 
+    /**
+     * Issue 27 item 3: the v3 strategy-order topic. An admin ingest of a pending TP/SL order and its cancel through the
+     * API are each pushed after their commit, with the fields of the REST rows (§2.19) that show the order then.
+     */
+    @Test
+    void strategyOrdersArePushedOnTheStrategyOrderTopic() throws Exception {
+        Credentials creds = setUp();
+        ApiClient c = server.client(creds);
+        try (StreamClient ws = new StreamClient(server.baseUrl(), "/v3/ws/private")) {
+            ws.login(creds, server.clock.millis(), null);
+            ws.next(n -> "login".equals(n.path("event").asText()));
+            ws.send("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"UTA\",\"topic\":\"strategy-order\"}]}");
+            ws.next(n -> "subscribe".equals(n.path("event").asText()));
+            ApiClient.Reply ingested = admin.post("/admin/v1/records/strategy-orders", "{\"uid\":" + uid + ",\"records\":["
+                    + StrategyOrdersApiTest.order("tpsl", "pending", ",\"clientOid\":\"ws-tpsl\"") + "]}");
+            ok(ingested);
+            String id = ingested.data().get("orderIds").get(0).asText();
+            JsonNode placed = ws.next(n -> is(n, "strategy-order", "snapshot"));
+            JsonNode row = c.get("/api/v3/trade/unfilled-strategy-orders?category=USDT-FUTURES").data().get(0);
+            assertThat(placed.path("data").get(0)).isEqualTo(row);
+            assertThat(row.get("orderId").asText()).isEqualTo(id);
+
+            ok(c.post("/api/v3/trade/cancel-strategy-order", "{\"orderId\":\"" + id + "\"}"));
+            JsonNode cancelled = ws.next(n -> is(n, "strategy-order", "snapshot")).path("data").get(0);
+            assertThat(cancelled.get("orderId").asText()).isEqualTo(id);
+            assertThat(cancelled.get("status").asText()).isEqualTo("cancelled");
+            JsonNode history = c.get("/api/v3/trade/history-strategy-orders?category=USDT-FUTURES").data().path("list").get(0);
+            assertThat(cancelled).isEqualTo(history);
+        }
+    }
+
     @Test
     void anOrderItsFillAndItsCancelArePushedAfterTheirCommit() throws Exception {
         Credentials creds = setUp();
