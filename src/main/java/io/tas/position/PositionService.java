@@ -203,6 +203,11 @@ public final class PositionService {
 
     public List<Position> open(long uid) { return db.read(dsl -> store.byStatus(dsl, uid, Status.open)); }
 
+    /** The accounts holding an open position in a contract (issue 27: a mark price move pushes theirs). */
+    public List<Long> holders(io.tas.account.AccountEnums.Category category, String symbol) {
+        return db.read(dsl -> store.holders(dsl, category.wire(), symbol));
+    }
+
     /** The account's open positions on a connection the caller holds (a read session). */
     public List<Position> open(org.jooq.DSLContext dsl, long uid) { return store.byStatus(dsl, uid, Status.open); }
 

@@ -91,6 +91,12 @@ final class PositionStore {
                 .fetchOptional().map(PositionStore::toPosition);
     }
 
+    /** The accounts with an open position in a contract (futures_position_open_by_symbol). */
+    List<Long> holders(DSLContext dsl, String category, String symbol) {
+        return dsl.selectDistinct(FUTURES_POSITION.UID).from(FUTURES_POSITION).where(FUTURES_POSITION.CATEGORY.eq(category)
+                .and(FUTURES_POSITION.SYMBOL.eq(symbol)).and(FUTURES_POSITION.STATUS.eq(Status.open.name()))).fetch(FUTURES_POSITION.UID);
+    }
+
     List<Position> byStatus(DSLContext dsl, long uid, Status status) {
         return dsl.selectFrom(FUTURES_POSITION).where(FUTURES_POSITION.UID.eq(uid).and(FUTURES_POSITION.STATUS.eq(status.name())))
                 .orderBy(FUTURES_POSITION.ID.desc()).fetch(PositionStore::toPosition);

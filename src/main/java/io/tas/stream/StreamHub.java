@@ -286,6 +286,29 @@ public final class StreamHub implements AutoCloseable {
         if (connections.isEmpty()) return;
         long origin = System.nanoTime();
         pusher.execute(() -> marketChanged(io.tas.marketdata.TradeTape.book(t.category()), t.symbol(), t, origin));
+        if (t.category().isFutures() && t.markPrice() != null) markMoved(t);
+    }
+
+    /** The mark price last seen per contract ("CATEGORY SYMBOL"): a ticker that keeps it moves no position. */
+    private final java.util.concurrent.ConcurrentHashMap<String, java.math.BigDecimal> marks = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * D193: a contract's mark price moved: the position and account channels of the connected accounts holding it are
+     * pushed again (unrealised PnL, equity and margin ratios follow the mark), coalesced on their lanes like a commit's.
+     */
+    private void markMoved(Ticker t) {
+        java.math.BigDecimal before = marks.put(t.category().wire() + " " + t.symbol(), t.markPrice());
+        if (before != null && before.compareTo(t.markPrice()) == 0) return;
+        if (byUid.isEmpty()) return;
+        writers.execute(() -> {
+            try {
+                Set<Long> holders = new java.util.HashSet<>();
+                for (long uid : positions.holders(t.category(), t.symbol())) if (byUid.containsKey(uid)) holders.add(uid);
+                if (!holders.isEmpty()) pushAccounts(holders);
+            } catch (RuntimeException e) {
+                LOG.warn("pushing the positions of {} after a mark move failed: {}", t.symbol(), e.getClass().getSimpleName());
+            }
+        });
     }
 
     /** A symbol's ticker, book or trades changed: its public subscribers get it (the synthetic levels follow the ticker). */

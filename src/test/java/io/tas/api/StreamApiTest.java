@@ -120,6 +120,39 @@ class StreamApiTest extends EngineServerTest {
     }
 
     /**
+     * D193: a futures ticker that moves the mark price pushes the position of an account holding the contract, with the
+     * unrealised PnL at the new mark: long 2 @ 100, mark 105 -> (105 - 100) x 2 = 10.
+     */
+    @Test
+    void aMarkPriceMovePushesThePositionsHeldInTheContract() throws Exception {
+        Credentials creds = setUp();
+        String perp = base + "PUSDT";
+        ok(admin.post("/admin/v1/instruments", "{\"category\":\"USDT-FUTURES\",\"symbol\":\"" + perp + "\",\"baseCoin\":\"" + base
+                + "P\",\"quoteCoin\":\"USDT\",\"marginCoin\":\"USDT\",\"maxLeverage\":20,\"mmrTiers\":[{\"maxNotional\":100000,\"mmr\":\"0.005\"}]}"));
+        futuresTicker(perp, "100", "100");
+        ok(admin.post("/admin/v1/positions", "{\"uid\":" + uid + ",\"category\":\"USDT-FUTURES\",\"symbol\":\"" + perp
+                + "\",\"holdSide\":\"long\",\"marginMode\":\"crossed\",\"leverage\":10,\"size\":\"2\",\"price\":\"100\",\"fee\":\"0\"}"));
+        try (StreamClient ws = new StreamClient(server.baseUrl(), "/v3/ws/private")) {
+            ws.login(creds, server.clock.millis(), null);
+            ws.next(n -> "login".equals(n.path("event").asText()));
+            ws.send("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"UTA\",\"topic\":\"position\"}]}");
+            JsonNode snapshot = ws.next(n -> is(n, "position", "snapshot")).path("data").get(0);
+            assertThat(new BigDecimal(snapshot.path("unrealisedPnl").asText())).isEqualByComparingTo("0");
+            futuresTicker(perp, "105", "105"); // no ledger change at all: the mark alone moved
+            JsonNode moved = ws.next(n -> is(n, "position", "update")).path("data").get(0);
+            assertThat(moved.path("symbol").asText()).isEqualTo(perp);
+            assertThat(new BigDecimal(moved.path("markPrice").asText())).isEqualByComparingTo("105");
+            assertThat(new BigDecimal(moved.path("unrealisedPnl").asText())).isEqualByComparingTo("10");
+        }
+    }
+
+    private void futuresTicker(String symbol, String last, String mark) {
+        ok(admin.post("/admin/v1/tickers", "{\"category\":\"USDT-FUTURES\",\"symbol\":\"" + symbol + "\",\"lastPrice\":\"" + last
+                + "\",\"ask1Price\":\"" + last + "\",\"bid1Price\":\"" + last + "\",\"ask1Size\":\"5\",\"bid1Size\":\"5\",\"markPrice\":\""
+                + mark + "\",\"indexPrice\":\"" + mark + "\"}"));
+    }
+
+    /**
      * Issue 27 item 3: the v3 strategy-order topic. An admin ingest of a pending TP/SL order and its cancel through the
      * API are each pushed after their commit, with the fields of the REST rows (§2.19) that show the order then.
      */
