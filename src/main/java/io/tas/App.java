@@ -140,6 +140,7 @@ public final class App implements AutoCloseable {
             // IDs are minted on the machine's clock under a running sandbox clock, which may be set back (D55, D188).
             // Under a frozen sandbox clock IDs are minted at the frozen instant, so a replay mints the same IDs (D189).
             IdGenerator ids = new IdGenerator(clock instanceof SandboxClock s ? s.forIds() : clock, lease);
+            if (clock instanceof SandboxClock) ids.rewind(IdGenerator.after(db)); // a frozen clock may stand where it minted before
             ChangeFeed changes = ChangeFeed.open(db, config.dbUrl(), config.dbUser(), config.dbPassword(),
                     config.features().changeFeed()).measureLagIn(metrics);
             opened.push(changes);

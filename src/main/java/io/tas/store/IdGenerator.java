@@ -66,6 +66,23 @@ public final class IdGenerator {
 
     public int node() { return (int) node; }
 
+    /**
+     * A mark past every ID the database holds: the largest millisecond of any single-column numeric key, with the
+     * sequence used up (the next ID borrows the millisecond after it). A sandbox whose clock was frozen or set back
+     * mints at instants it may have minted at before a restart (D189), so it starts from here instead of from nothing.
+     */
+    public static Mark after(Database db) {
+        long max = -1;
+        for (org.jooq.Table<?> t : io.tas.store.generated.DefaultSchema.DEFAULT_SCHEMA.getTables()) {
+            var key = t.getPrimaryKey();
+            if (key == null || key.getFields().size() != 1 || key.getFields().getFirst().getType() != Long.class) continue;
+            org.jooq.Field<?> f = key.getFields().getFirst();
+            Number top = db.read(dsl -> (Number) dsl.select(org.jooq.impl.DSL.max(f)).from(t).fetchOne(0));
+            if (top != null) max = Math.max(max, top.longValue() >>> 22);
+        }
+        return max < 0 ? Mark.NONE : new Mark(max, 0xFFF);
+    }
+
     /** The node bits of an ID. */
     public static int nodeOf(long id) { return (int) ((id >>> 12) & 0x3FF); }
 }

@@ -49,4 +49,31 @@ class SandboxClockRestartTest {
             server.close();
         }
     }
+
+    /**
+     * D189: a frozen clock mints at the frozen instant, where the process may have minted before a restart. The new
+     * process starts past every ID the database holds, so the same instant mints new IDs, not the old ones again.
+     */
+    @Test
+    void aFrozenClockMintsNewIdsAfterARestart() {
+        TestServer server = TestServer.start(kind, new SandboxClock());
+        try {
+            Admin admin = new Admin(server);
+            assertThat(admin.post("/admin/v1/sandbox/clock/freeze", "{\"at\":1767571200000}").code()).isEqualTo("00000");
+            ApiClient client = new ApiClient(server.baseUrl(), Credentials.MAIN_RW, java.time.Clock.systemUTC());
+            String order = "{\"category\":\"SPOT\",\"symbol\":\"BTCUSDT\",\"side\":\"buy\",\"orderType\":\"limit\",\"qty\":\"0.001\",\"price\":\"50000\"}";
+            Reply first = client.post("/api/v3/trade/place-order", order);
+            assertThat(first.code()).as(first.raw()).isEqualTo("00000");
+
+            server = server.restart(new SandboxClock());
+            client = new ApiClient(server.baseUrl(), Credentials.MAIN_RW, java.time.Clock.systemUTC());
+            assertThat(new Admin(server).get("/admin/v1/sandbox/clock").data().get("now").asText()).isEqualTo("1767571200000");
+            Reply second = client.post("/api/v3/trade/place-order", order);
+            assertThat(second.code()).as(second.raw()).isEqualTo("00000");
+            assertThat(Long.parseLong(second.data().get("orderId").asText())).isGreaterThan(Long.parseLong(first.data().get("orderId").asText()));
+            assertThat(client.get("/api/v3/trade/unfilled-orders?category=SPOT").data().path("list").size()).isEqualTo(2);
+        } finally {
+            server.close();
+        }
+    }
 }
