@@ -97,6 +97,8 @@ public final class StreamHub implements AutoCloseable {
         if (changes.sharedAcrossNodes()) {
             changes.subscribe(this::fromAnotherNode);
             sweeper.scheduleWithFixedDelay(this::refreshPeers, 0, 5, java.util.concurrent.TimeUnit.SECONDS);
+            // A node that starts says so: the running ones announce to it from now on, not from their next look (5 s).
+            announce("h:" + nodeId);
         }
     }
 
@@ -139,6 +141,7 @@ public final class StreamHub implements AutoCloseable {
             switch (p[2]) {
                 case "t" -> market.ticker(io.tas.account.AccountEnums.Category.fromWire(p[3]), p[4]).ifPresent(t -> pushTicker(t));
                 case "o" -> pushOrders(Long.parseLong(p[3]), java.util.Arrays.stream(p[4].split(",")).map(Long::valueOf).toList());
+                case "h" -> peers = true; // a node started: from now on there is someone to tell
                 case "s" -> pushStrategies(Long.parseLong(p[3]), java.util.Arrays.stream(p[4].split(",")).map(Long::valueOf).toList());
                 case "a" -> pushAccounts(java.util.Arrays.stream(p[3].split(",")).map(Long::valueOf).collect(java.util.stream.Collectors.toSet()));
                 default -> { }
