@@ -25,6 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class RequestJournal {
     /** At most this many keys are kept; the key written longest ago goes first. */
     static final int MAX_KEYS = 1_000;
+    /** And at most this many characters of bodies and headers in all (about 64 MB): the keys written longest ago go. */
+    static final long MAX_CHARS = 32L << 20;
     static final int MAX_BODY_CHARS = 16_384;
     private static final Set<String> SECRET_HEADERS = Set.of("access-sign", "access-passphrase", "authorization", "cookie");
     private static final Set<String> SECRET_FIELDS = Set.of("passphrase", "sign", "secret", "secretkey", "password");
@@ -46,6 +48,7 @@ public final class RequestJournal {
     private final Clock clock;
     private final AtomicLong seq = new AtomicLong();
     private final LinkedHashMap<String, ArrayDeque<Entry>> byKey = new LinkedHashMap<>(16, 0.75f, true);
+    private long chars;
 
     public RequestJournal(boolean enabled, int perKey, Clock clock) {
         this.enabled = enabled;
@@ -68,13 +71,20 @@ public final class RequestJournal {
                     kept, text, status, code, tookMs, fault);
             ArrayDeque<Entry> q = byKey.computeIfAbsent(key, k -> new ArrayDeque<>());
             q.addLast(e);
-            if (q.size() > perKey) q.removeFirst();
-            if (byKey.size() > MAX_KEYS) {
-                Iterator<String> eldest = byKey.keySet().iterator();
-                eldest.next();
+            chars += size(e);
+            if (q.size() > perKey) chars -= size(q.removeFirst());
+            while (byKey.size() > MAX_KEYS || (chars > MAX_CHARS && byKey.size() > 1)) {
+                Iterator<Map.Entry<String, ArrayDeque<Entry>>> eldest = byKey.entrySet().iterator();
+                for (Entry gone : eldest.next().getValue()) chars -= size(gone);
                 eldest.remove();
             }
         }
+    }
+
+    private static long size(Entry e) {
+        long n = e.body().length() + e.path().length() + e.query().length();
+        for (var h : e.headers().entrySet()) n += h.getKey().length() + h.getValue().length();
+        return n;
     }
 
     /** The body with every secret-named field (at any depth) replaced, cut at MAX_BODY_CHARS; a non-JSON body as sent. */
@@ -131,6 +141,7 @@ public final class RequestJournal {
     public void clear() {
         synchronized (byKey) {
             byKey.clear();
+            chars = 0;
             seq.set(0);
         }
     }
