@@ -350,7 +350,7 @@ public final class App implements AutoCloseable {
         return new AdminSurface(provisioning, money, records, new SeedApplier(db, d.ledger, provisioning, money, records),
                 new SandboxControls(config.sandbox(), clock, jobs, db, changes, provisioning::reset,
                         new SandboxControls.Parts(sandbox.ids(), new io.tas.store.Snapshots(db), sandbox.faults(), sandbox.journal(),
-                                provisioning::invalidateCaches)), streams);
+                                () -> { provisioning.invalidateCaches(); streams.resync(); })), streams);
     }
 
     public int port() { return server.port(); }

@@ -134,6 +134,10 @@ public final class StreamHub implements AutoCloseable {
 
     /** ws:NODE:t:CATEGORY:SYMBOL, ws:NODE:o:UID:ID,ID, ws:NODE:a:UID,UID from another node: pushed here as if committed here. */
     private void fromAnotherNode(String key) {
+        if (key.equals(io.tas.store.ChangeFeed.EVERYTHING)) { // a restore, a reset, or a feed that reconnected
+            resync();
+            return;
+        }
         if (!key.startsWith(KEY)) return;
         String[] p = key.split(":", 5);
         if (p.length < 4 || p[1].equals(Integer.toString(nodeId))) return;
@@ -419,6 +423,14 @@ public final class StreamHub implements AutoCloseable {
     }
 
     /** Accounts whose balances a committed ledger transaction changed: their account and position subscribers get them. */
+    /**
+     * Anything may have changed (a snapshot restored, D189): every connected account's account and position channels
+     * are pushed again with the state as it now is. Orders and fills have no state to push; a client reads them anew.
+     */
+    public void resync() {
+        if (!byUid.isEmpty()) pushAccounts(Set.copyOf(byUid.keySet()));
+    }
+
     public void accountsCommitted(Set<Long> uids) {
         if (peers) announce("a:" + String.join(",", uids.stream().map(String::valueOf).toList()));
         pushAccounts(uids);

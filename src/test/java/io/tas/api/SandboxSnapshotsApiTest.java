@@ -104,6 +104,29 @@ class SandboxSnapshotsApiTest {
         assertThat(admin.stateHash()).isEqualTo(saved);
     }
 
+    /** A restore pushes the restored account to its stream subscribers: USDT +5 by a deposit, then back. */
+    @Test
+    void aRestorePushesTheRestoredAccountToItsSubscribers() throws Exception {
+        sandbox.saveSnapshot("ws");
+        try (io.tas.support.StreamClient ws = new io.tas.support.StreamClient(server.baseUrl(), "/v3/ws/private")) {
+            ws.login(Credentials.MAIN_RW, System.currentTimeMillis(), null);
+            ws.next(n -> "login".equals(n.path("event").asText()));
+            ws.send("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"UTA\",\"topic\":\"account\"}]}");
+            java.math.BigDecimal saved = usdt(ws.next(n -> "snapshot".equals(n.path("action").asText())));
+            admin.post("/admin/v1/ledger/deposit", "{\"uid\":1000000001,\"account\":\"unified\",\"coin\":\"USDT\",\"amount\":\"5\",\"ref\":\"ws-restore\"}");
+            assertThat(usdt(ws.next(n -> "update".equals(n.path("action").asText())))).isEqualByComparingTo(saved.add(java.math.BigDecimal.valueOf(5)));
+            sandbox.restoreSnapshot("ws");
+            assertThat(usdt(ws.next(n -> "update".equals(n.path("action").asText())))).as("pushed as restored").isEqualByComparingTo(saved);
+        }
+    }
+
+    private static java.math.BigDecimal usdt(JsonNode accountPush) {
+        for (JsonNode c : accountPush.path("data").path(0).path("coin")) {
+            if (c.path("coin").asText().equals("USDT")) return new java.math.BigDecimal(c.path("available").asText());
+        }
+        throw new AssertionError("no USDT in " + accountPush);
+    }
+
     @Test
     void aReplayAfterARestoreMintsTheSameIds() {
         sandbox.freeze(T);
