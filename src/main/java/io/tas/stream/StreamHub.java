@@ -263,7 +263,14 @@ public final class StreamHub implements AutoCloseable {
      * lane for a private channel and from the pusher thread for a public one.
      */
     void subscribed(StreamConnection c, StreamConnection.Sub s) {
-        (s.channel().kind().isPrivate ? lane(c.uid()) : pusher).execute(() -> {
+        StreamChannel.Kind kind = s.channel().kind();
+        if (kind == StreamChannel.Kind.ORDER || kind == StreamChannel.Kind.FILL || kind == StreamChannel.Kind.STRATEGY) {
+            // No snapshot to wait for: pushes flow from now on, not from when a busy lane gets to this subscription
+            // (a client that subscribes and then places an order must see it pushed).
+            s.ready(true);
+            return;
+        }
+        (kind.isPrivate ? lane(c.uid()) : pusher).execute(() -> {
             try {
                 long ts = clock.millis();
                 StreamChannel ch = s.channel();
@@ -273,7 +280,7 @@ public final class StreamHub implements AutoCloseable {
                     case TICKER -> market.ticker(ch.category(), ch.target())
                             .ifPresent(t -> c.push(s, "snapshot", List.of(ch.v2() ? StreamViewsV2.ticker(t) : StreamViews.ticker(t)), ts));
                     case BOOK, INCREMENTAL_BOOK, TRADE, CANDLE -> marketPushes.snapshot(connections, c, s, ts);
-                    default -> { } // orders and fills: nothing until one changes
+                    default -> { }
                 }
             } catch (RuntimeException e) {
                 LOG.warn("the snapshot of {} failed: {}", s.channel().key(), e.getClass().getSimpleName());
