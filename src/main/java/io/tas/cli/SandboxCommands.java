@@ -15,6 +15,11 @@ final class SandboxCommands {
 
     private static final String JSON = "application/json";
 
+    /** A usage error naming the action the command does not know. */
+    private static picocli.CommandLine.ParameterException unknown(AdminCommand admin, String command, String action) {
+        return new picocli.CommandLine.ParameterException(admin.spec.commandLine(), "unknown " + command + " action: " + action);
+    }
+
     @Command(name = "clock", description = "Show or move the sandbox clock: clock [show|freeze [AT]|set AT|advance MS|resume] (AT: epoch ms).")
     static final class Clock implements Callable<Integer> {
         @ParentCommand AdminCommand admin;
@@ -27,7 +32,7 @@ final class SandboxCommands {
                 case "set" -> admin.send("POST", "/admin/v1/sandbox/clock/set", JSON, "{\"at\":" + value + "}");
                 case "advance" -> admin.send("POST", "/admin/v1/sandbox/clock/advance", JSON, "{\"ms\":" + value + "}");
                 case "resume" -> admin.send("POST", "/admin/v1/sandbox/clock/resume", JSON, null);
-                default -> throw new picocli.CommandLine.ParameterException(admin.spec.commandLine(), "unknown clock action: " + action);
+                default -> throw unknown(admin, "clock", action);
             };
         }
     }
@@ -44,7 +49,7 @@ final class SandboxCommands {
                 case "save" -> admin.send("POST", "/admin/v1/sandbox/snapshots", JSON, body);
                 case "restore" -> admin.send("POST", "/admin/v1/sandbox/snapshots/restore", JSON, body);
                 case "delete" -> admin.send("POST", "/admin/v1/sandbox/snapshots/delete", JSON, body);
-                default -> throw new picocli.CommandLine.ParameterException(admin.spec.commandLine(), "unknown snapshot action: " + action);
+                default -> throw unknown(admin, "snapshot", action);
             };
         }
     }
@@ -60,7 +65,7 @@ final class SandboxCommands {
                 case "add" -> admin.send("POST", "/admin/v1/sandbox/faults", JSON, arg);
                 case "remove" -> admin.send("POST", "/admin/v1/sandbox/faults/remove", JSON, "{\"id\":" + io.tas.http.Json.MAPPER.writeValueAsString(arg) + "}");
                 case "clear" -> admin.send("POST", "/admin/v1/sandbox/faults/clear", JSON, null);
-                default -> throw new picocli.CommandLine.ParameterException(admin.spec.commandLine(), "unknown faults action: " + action);
+                default -> throw unknown(admin, "faults", action);
             };
         }
     }
@@ -76,7 +81,7 @@ final class SandboxCommands {
         @Option(names = "--limit", description = "at most this many, the newest (default 100, at most 1000)") Integer limit;
         public Integer call() throws Exception {
             if ("clear".equals(action)) return admin.send("POST", "/admin/v1/sandbox/journal/clear", JSON, null);
-            if (action != null) throw new picocli.CommandLine.ParameterException(admin.spec.commandLine(), "unknown journal action: " + action);
+            if (action != null) throw unknown(admin, "journal", action);
             StringBuilder q = new StringBuilder();
             add(q, "apiKey", key);
             add(q, "path", path);

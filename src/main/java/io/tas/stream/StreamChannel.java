@@ -27,6 +27,9 @@ record StreamChannel(boolean v2, Kind kind, String instType, Category category, 
 
         Kind(boolean isPrivate) { this.isPrivate = isPrivate; }
 
+        /** Event channels (orders, fills, strategy orders): nothing to send on subscribe, pushes flow from the ack. */
+        boolean hasSnapshot() { return this != ORDER && this != FILL && this != STRATEGY; }
+
         /** Public channels whose pushes follow the engine's book and trades (not the ticker alone). */
         boolean followsBook() { return this == BOOK || this == INCREMENTAL_BOOK || this == TRADE || this == CANDLE; }
     }

@@ -264,8 +264,8 @@ public final class StreamHub implements AutoCloseable {
      */
     void subscribed(StreamConnection c, StreamConnection.Sub s) {
         StreamChannel.Kind kind = s.channel().kind();
-        if (kind == StreamChannel.Kind.ORDER || kind == StreamChannel.Kind.FILL || kind == StreamChannel.Kind.STRATEGY) {
-            // No snapshot to wait for: pushes flow from now on, not from when a busy lane gets to this subscription
+        if (!kind.hasSnapshot()) {
+            // Nothing to wait for: pushes flow from now on, not from when a busy lane gets to this subscription
             // (a client that subscribes and then places an order must see it pushed).
             s.ready(true);
             return;
