@@ -350,7 +350,8 @@ public final class App implements AutoCloseable {
         return new AdminSurface(provisioning, money, records, new SeedApplier(db, d.ledger, provisioning, money, records),
                 new SandboxControls(config.sandbox(), clock, jobs, db, changes, provisioning::reset,
                         new SandboxControls.Parts(sandbox.ids(), new io.tas.store.Snapshots(db), sandbox.faults(), sandbox.journal(),
-                                () -> { provisioning.invalidateCaches(); streams.resync(); })), streams);
+                                () -> { provisioning.invalidateCaches(); streams.resync(); })), streams,
+                new io.tas.admin.console.ConsoleReads(d.accounts, d.keys, d.ledger, d.market, d.trading, d.unifiedRecords, d.spot));
     }
 
     public int port() { return server.port(); }

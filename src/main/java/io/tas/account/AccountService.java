@@ -211,6 +211,9 @@ public final class AccountService implements AutoCloseable {
         return new SubAccountPage(page, hasNext, cursor);
     }
 
+    /** The main accounts, oldest uid first, at most limit (the admin console lists them with their sub-accounts). */
+    public List<Account> mainAccounts(int limit) { return db.read(dsl -> store.mainAccounts(dsl, limit)); }
+
     public record SubAccountPage(List<Account> list, boolean hasNext, String cursor) {}
 
     /** Drops cached state everywhere, after a reset. */

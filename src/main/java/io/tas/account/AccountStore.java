@@ -193,6 +193,11 @@ final class AccountStore {
                 .fetch(AccountStore::toAccount);
     }
 
+    /** The main accounts (no parent), oldest uid first, at most limit (the admin console's list). */
+    List<Account> mainAccounts(DSLContext dsl, int limit) {
+        return dsl.selectFrom(ACCOUNT).where(ACCOUNT.PARENT_UID.isNull()).orderBy(ACCOUNT.UID).limit(limit).fetch(AccountStore::toAccount);
+    }
+
     Optional<AccountSettings> settings(DSLContext dsl, long uid) {
         var row = dsl.selectFrom(ACCOUNT_SETTINGS).where(ACCOUNT_SETTINGS.UID.eq(uid)).fetchOne();
         if (row == null) return Optional.empty();

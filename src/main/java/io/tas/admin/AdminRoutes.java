@@ -28,6 +28,7 @@ public final class AdminRoutes {
     private final AdminHttp http;
     private final PrometheusMeterRegistry metrics;
     private final SandboxControls sandbox;
+    private final io.tas.admin.console.ConsoleRoutes console;
 
     /** maxBodyBytes caps every admin body but seeds, which are operator files and capped by seedMaxBytes (D28). */
     public AdminRoutes(AdminSurface admin, ApiKeyService keys, String token, java.time.Clock clock, PrometheusMeterRegistry metrics,
@@ -38,6 +39,7 @@ public final class AdminRoutes {
         this.keys = keys;
         this.http = new AdminHttp(token, clock, maxBodyBytes, seedMaxBytes);
         this.metrics = metrics;
+        this.console = new io.tas.admin.console.ConsoleRoutes(admin, token);
     }
 
     public record RealityAllowed(Boolean allowed) {}
@@ -88,6 +90,7 @@ public final class AdminRoutes {
         new MoneyAdminRoutes(admin.money(), admin.records(), http).register(r);
         new SandboxAdminRoutes(sandbox, http).register(r);
         new RecordsAdminRoutes(admin.records(), http).register(r);
+        console.register(r); // issue 29: the HTML console under /console, on this listener only (D200)
         r.any((req, res) -> http.send(res, 400, ErrorCode.URL_NOT_FOUND.code(), ErrorCode.URL_NOT_FOUND.message()));
     }
 

@@ -382,6 +382,12 @@ public final class Ledger implements AutoCloseable {
                 .filter(b -> b.available().signum() != 0 || b.frozen().signum() != 0 || b.debt().signum() != 0).toList();
     }
 
+    /** One journal row of an account: its transaction's ID, kind, ref and time, and the row's balance, field and amount. */
+    public record JournalLine(long txId, String kind, String ref, long time, String account, String field, String coin, BigDecimal amount) {}
+
+    /** The account's newest journal rows (the admin console's ledger view), newest first. */
+    public List<JournalLine> journal(long uid, int limit) { return db.read(dsl -> store.journal(dsl, uid, limit)); }
+
     public Balance balance(BalanceKey key) {
         return balances(key.uid()).stream().filter(b -> b.key().equals(key)).findFirst().orElse(Balance.empty(key));
     }

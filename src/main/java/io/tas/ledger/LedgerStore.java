@@ -1,5 +1,6 @@
 package io.tas.ledger;
 
+import io.tas.ledger.Ledger.JournalLine;
 import io.tas.ledger.LedgerTypes.*;
 import io.tas.store.PgCopy;
 import org.jooq.DSLContext;
@@ -116,6 +117,15 @@ final class LedgerStore {
 
     private static org.jooq.Condition keyIn(Collection<BalanceKey> keys) {
         return row(BALANCE.UID, BALANCE.ACCOUNT_TYPE, BALANCE.COIN).in(keys.stream().map(k -> row(k.uid(), k.account().name(), k.coin())).toList());
+    }
+
+    /** The newest journal rows of uid with their transaction (kind, ref, time), newest first. */
+    List<JournalLine> journal(DSLContext dsl, long uid, int limit) {
+        return dsl.select(JOURNAL.TX_ID, LEDGER_TX.KIND, LEDGER_TX.REF, LEDGER_TX.CREATED_TIME, JOURNAL.ACCOUNT_TYPE, JOURNAL.FIELD,
+                        JOURNAL.COIN, JOURNAL.AMOUNT)
+                .from(JOURNAL).join(LEDGER_TX).on(LEDGER_TX.ID.eq(JOURNAL.TX_ID))
+                .where(JOURNAL.UID.eq(uid)).orderBy(JOURNAL.TX_ID.desc(), JOURNAL.ID.desc()).limit(limit)
+                .fetch(r -> new JournalLine(r.value1(), r.value2(), r.value3(), r.value4(), r.value5(), r.value6(), r.value7(), r.value8()));
     }
 
     private static Balance toBalance(io.tas.store.generated.tables.records.BalanceRecord r) {

@@ -806,6 +806,13 @@ public final class TradingService {
         return new Book(mergeLevels(restingAsks, asks, true, depth), mergeLevels(restingBids, bids, false, depth), clock.millis());
     }
 
+    /** Only the engine's resting orders of the symbol, aggregated by price, best first (the admin console's book page). */
+    public Book restingLevels(Category category, String symbol, int depth) {
+        Instrument inst = market.instrument(category, symbol);
+        return new Book(db.read(dsl -> store.levels(dsl, category, inst.symbol(), false, depth)),
+                db.read(dsl -> store.levels(dsl, category, inst.symbol(), true, depth)), clock.millis());
+    }
+
     private static List<BigDecimal[]> mergeLevels(List<BigDecimal[]> resting, List<SyntheticBook.Level> synthetic, boolean asks, int depth) {
         java.util.TreeMap<BigDecimal, BigDecimal> levels = new java.util.TreeMap<BigDecimal, BigDecimal>(asks ? java.util.Comparator.<BigDecimal>naturalOrder() : java.util.Comparator.<BigDecimal>reverseOrder());
         for (BigDecimal[] r : resting) levels.merge(r[0].stripTrailingZeros(), r[1], BigDecimal::add);
