@@ -140,7 +140,7 @@ final class AccountPages {
         }
         return table("positions", List.of("Category", "Symbol", "Side", "Size", "Open price", "Mark price", "Unrealized PnL",
                 "Leverage", "Margin", "Margin mode"), rows, "No open positions.")
-                + "<p class=\"muted\" id=\"positions-at\">as of " + esc(time(System.currentTimeMillis())) + "</p>";
+                + "<p class=\"muted\" id=\"positions-at\">as of " + esc(time(Long.parseLong(admin.sandbox().clock().now()))) + "</p>";
     }
 
     private String orders(long uid) {
@@ -187,7 +187,7 @@ final class AccountPages {
     }
 
     private String deposits(long uid) {
-        long now = System.currentTimeMillis();
+        long now = Long.parseLong(admin.sandbox().clock().now()); // records carry service time, which a sandbox may have moved
         List<String> rows = reads.unifiedRecords().deposits(uid, new UnifiedRecords.RecordQuery(null, null, null,
                         now - 90L * 24 * 3600 * 1000, now + 3650L * 24 * 3600 * 1000, ROWS, null)).stream()
                 .map(d -> tr("", td(d.orderId()), td(d.coin()), num(d.size()), td(d.status()), td(d.recordId()), td(time(d.cTime())))).toList();
