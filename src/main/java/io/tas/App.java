@@ -206,6 +206,9 @@ public final class App implements AutoCloseable {
                     .port(config.port())
                     .routing(r -> {
                         health.register(r);
+                        // Issue 29: the public API's OpenAPI document and its viewer, unsigned like health (D197).
+                        new io.tas.openapi.ApiDocsRoutes("/", "Trading Account Service API",
+                                () -> io.tas.openapi.OpenApiDocument.publicApi(io.tas.openapi.ApiDocsRoutes.version())).register(r);
                         r.any(pipeline::handle);
                     })
                     .addRouting(io.helidon.webserver.websocket.WsRouting.builder()

@@ -39,31 +39,62 @@ final class AdminHttp {
 
     interface AdminHandler { Object handle(ServerRequest req) throws IOException; }
 
-    Handler guarded(AdminHandler h) {
+    /** An admin route as registered: what the admin OpenAPI document must describe (issue 29). */
+    record AdminRoute(String method, String pattern) {}
+
+    private final java.util.List<AdminRoute> registered = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** The route a handler runs under, so a body read can tell the contract check its type (issue 29). */
+    private static final ThreadLocal<AdminRoute> RUNNING = new ThreadLocal<>();
+
+    /** Every route registered through guarded, in registration order. */
+    java.util.List<AdminRoute> registered() { return java.util.List.copyOf(registered); }
+
+    /** A token-guarded admin route; method and pattern are the ones it is registered under. */
+    Handler guarded(String method, String pattern, AdminHandler h) {
+        AdminRoute route = new AdminRoute(method, pattern);
+        registered.add(route);
         return (req, res) -> {
             String auth = req.headers().first(HeaderNames.AUTHORIZATION).orElse("");
             byte[] given = auth.startsWith("Bearer ") ? auth.substring(7).getBytes(StandardCharsets.UTF_8) : new byte[0];
             // Config refuses a short token; an empty one must never match an empty header all the same.
             if (token.length == 0 || !MessageDigest.isEqual(given, token)) {
-                send(res, 401, ErrorCode.ACCESS_KEY_INVALID.code(), "admin token required");
+                answer(req, res, pattern, 401, error(ErrorCode.ACCESS_KEY_INVALID.code(), "admin token required"));
                 return;
             }
+            int status = 200;
+            byte[] body;
+            RUNNING.set(route);
             try {
-                Object data = h.handle(req);
-                res.header(HeaderNames.CONTENT_TYPE, "application/json");
-                res.send(Json.MAPPER.writeValueAsBytes(Envelope.success(clock.millis(), data)));
+                body = Json.MAPPER.writeValueAsBytes(Envelope.success(clock.millis(), h.handle(req)));
             } catch (ApiException e) {
-                send(res, e.error().httpStatus(), e.error().code(), e.getMessage());
+                status = e.error().httpStatus();
+                body = error(e.error().code(), e.getMessage());
             } catch (JsonMappingException e) {
                 String field = e.getPath().isEmpty() ? "body" : e.getPath().getLast().getFieldName();
-                send(res, 400, ErrorCode.PARAM_ERROR.code(), ErrorCode.PARAM_ERROR.message(field));
+                status = 400;
+                body = error(ErrorCode.PARAM_ERROR.code(), ErrorCode.PARAM_ERROR.message(field));
             } catch (IOException | NumberFormatException e) {
-                send(res, 400, ErrorCode.PARAM_VERIFICATION_FAILED.code(), ErrorCode.PARAM_VERIFICATION_FAILED.message("malformed body or path"));
+                status = 400;
+                body = error(ErrorCode.PARAM_VERIFICATION_FAILED.code(), ErrorCode.PARAM_VERIFICATION_FAILED.message("malformed body or path"));
             } catch (RuntimeException e) {
                 log.error("admin request failed: {} {}", req.prologue().method().text(), req.path().rawPath(), e);
-                send(res, ErrorCode.SYSTEM_ERROR.httpStatus(), ErrorCode.SYSTEM_ERROR.code(), ErrorCode.SYSTEM_ERROR.message());
+                status = ErrorCode.SYSTEM_ERROR.httpStatus();
+                body = error(ErrorCode.SYSTEM_ERROR.code(), ErrorCode.SYSTEM_ERROR.message());
+            } finally {
+                RUNNING.remove();
             }
+            answer(req, res, pattern, status, body);
         };
+    }
+
+    private void answer(ServerRequest req, ServerResponse res, String pattern, int status, byte[] body) {
+        res.status(status);
+        res.header(HeaderNames.CONTENT_TYPE, "application/json");
+        res.send(body);
+        io.tas.http.AnswerTap tap = io.tas.http.AnswerTap.installed();
+        if (tap != null) {
+            tap.answered(io.tas.http.AnswerTap.Surface.ADMIN, req.prologue().method().text(), pattern, req.query().rawValue(), null, status, body);
+        }
     }
 
     /** A body of an admin call other than a seed: JSON, or YAML when the Content-Type says so. */
@@ -71,6 +102,7 @@ final class AdminHttp {
 
     /** As read, but an empty body is null (a call whose every field is optional). */
     <T> T readOptional(ServerRequest req, Class<T> type) throws IOException {
+        tell(type);
         byte[] body = req.content().hasEntity() ? capped(req, maxBodyBytes) : new byte[0];
         return body.length == 0 ? null : SeedFile.JSON.readValue(body, type);
     }
@@ -82,11 +114,19 @@ final class AdminHttp {
     SeedFile readSeed(ServerRequest req) throws IOException { return read(req, SeedFile.class, seedMaxBytes); }
 
     private static <T> T read(ServerRequest req, Class<T> type, int cap) throws IOException {
+        tell(type);
         byte[] body = req.content().hasEntity() ? capped(req, cap) : new byte[0];
         if (body.length == 0) throw new ApiException(ErrorCode.PARAM_EMPTY, "body");
         String ct = req.headers().first(HeaderNames.CONTENT_TYPE).orElse("application/json");
         ObjectMapper m = ct.contains("yaml") ? SeedFile.YAML : SeedFile.JSON;
         return m.readValue(body, type);
+    }
+
+    /** The contract check learns the type each admin route reads its body into (the admin document names it). */
+    private static void tell(Class<?> type) {
+        io.tas.http.AnswerTap tap = io.tas.http.AnswerTap.installed();
+        AdminRoute route = RUNNING.get();
+        if (tap != null && route != null) tap.adminBodyRead(route.method(), route.pattern(), type.getName());
     }
 
     /** The body, refused before it is read when its declared length is over the cap, and never read past cap + 1 bytes. */
@@ -108,10 +148,14 @@ final class AdminHttp {
     }
 
     void send(ServerResponse res, int status, String code, String msg) {
+        res.status(status);
+        res.header(HeaderNames.CONTENT_TYPE, "application/json");
+        res.send(error(code, msg));
+    }
+
+    private byte[] error(String code, String msg) {
         try {
-            res.status(status);
-            res.header(HeaderNames.CONTENT_TYPE, "application/json");
-            res.send(Json.MAPPER.writeValueAsBytes(new Envelope(code, msg, clock.millis(), null)));
+            return Json.MAPPER.writeValueAsBytes(new Envelope(code, msg, clock.millis(), null));
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }

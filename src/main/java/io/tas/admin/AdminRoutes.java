@@ -54,36 +54,36 @@ public final class AdminRoutes {
             res.header(HeaderNames.CONTENT_TYPE, "text/plain; version=0.0.4");
             res.send(metrics.scrape());
         });
-        r.get("/admin/v1/health", http.guarded(req -> Map.of("status", "up")));
-        r.get("/admin/v1/state-hash", http.guarded(req -> provisioning.stateHash()));
-        r.post("/admin/v1/reset", http.guarded(req -> { sandbox.reset(); return null; }));
-        r.post("/admin/v1/seed", http.guarded(req -> summary(admin.seeds().apply(http.readSeed(req)))));
-        r.post("/admin/v1/accounts", http.guarded(req -> {
+        r.get("/admin/v1/health", http.guarded("GET", "/admin/v1/health", req -> Map.of("status", "up")));
+        r.get("/admin/v1/state-hash", http.guarded("GET", "/admin/v1/state-hash", req -> provisioning.stateHash()));
+        r.post("/admin/v1/reset", http.guarded("POST", "/admin/v1/reset", req -> { sandbox.reset(); return null; }));
+        r.post("/admin/v1/seed", http.guarded("POST", "/admin/v1/seed", req -> summary(admin.seeds().apply(http.readSeed(req)))));
+        r.post("/admin/v1/accounts", http.guarded("POST", "/admin/v1/accounts", req -> {
             SeedAccount a = http.read(req, SeedAccount.class);
             Long parent = req.query().first("parentUid").map(Long::parseLong).orElse(null);
             return provisioning.createAccount(a, parent);
         }));
-        r.get("/admin/v1/accounts/{uid}", http.guarded(req -> provisioning.account(longParam(req, "uid"))
+        r.get("/admin/v1/accounts/{uid}", http.guarded("GET", "/admin/v1/accounts/{uid}", req -> provisioning.account(longParam(req, "uid"))
                 .orElseThrow(() -> new ApiException(ErrorCode.PARAM_NOT_EXIST, "uid"))));
         // §4.7 allow-list: {"allowed": true|false}.
-        r.post("/admin/v1/accounts/{uid}/reality-allow-list", http.guarded(req ->
+        r.post("/admin/v1/accounts/{uid}/reality-allow-list", http.guarded("POST", "/admin/v1/accounts/{uid}/reality-allow-list", req ->
                 provisioning.setRealityAllowed(longParam(req, "uid"), http.read(req, RealityAllowed.class).allowed())));
-        r.get("/admin/v1/accounts/{uid}/reality-orders", http.guarded(req -> provisioning.realityOrders(longParam(req, "uid"))));
-        r.post("/admin/v1/keys", http.guarded(req -> {
+        r.get("/admin/v1/accounts/{uid}/reality-orders", http.guarded("GET", "/admin/v1/accounts/{uid}/reality-orders", req -> provisioning.realityOrders(longParam(req, "uid"))));
+        r.post("/admin/v1/keys", http.guarded("POST", "/admin/v1/keys", req -> {
             SeedKey k = http.read(req, SeedKey.class);
             if (k.uid() == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "uid");
             return view(provisioning.createKey(k.uid(), k), true);
         }));
-        r.get("/admin/v1/accounts/{uid}/keys", http.guarded(req -> keys.list(longParam(req, "uid"))
+        r.get("/admin/v1/accounts/{uid}/keys", http.guarded("GET", "/admin/v1/accounts/{uid}/keys", req -> keys.list(longParam(req, "uid"))
                 .stream().map(k -> view(new CreatedKey(k, null), false)).toList()));
-        r.post("/admin/v1/keys/{accessKey}/revoke", http.guarded(req -> {
+        r.post("/admin/v1/keys/{accessKey}/revoke", http.guarded("POST", "/admin/v1/keys/{accessKey}/revoke", req -> {
             if (!keys.revoke(req.path().pathParameters().get("accessKey"))) throw new ApiException(ErrorCode.PARAM_NOT_EXIST, "accessKey");
             return null;
         }));
-        r.post("/admin/v1/tickers", http.guarded(req -> provisioning.putTicker(http.read(req, SeedTicker.class)).symbol()));
+        r.post("/admin/v1/tickers", http.guarded("POST", "/admin/v1/tickers", req -> provisioning.putTicker(http.read(req, SeedTicker.class)).symbol()));
         // Issue 27: this node's streams; a disconnect makes clients reconnect, log in and subscribe again (D187).
-        r.get("/admin/v1/streams", http.guarded(req -> admin.streams().summary()));
-        r.post("/admin/v1/streams/disconnect", http.guarded(req -> {
+        r.get("/admin/v1/streams", http.guarded("GET", "/admin/v1/streams", req -> admin.streams().summary()));
+        r.post("/admin/v1/streams/disconnect", http.guarded("POST", "/admin/v1/streams/disconnect", req -> {
             Disconnect d = http.read(req, Disconnect.class);
             return Map.of("closed", admin.streams().disconnect(d == null ? null : d.uid()));
         }));
@@ -91,6 +91,9 @@ public final class AdminRoutes {
         new SandboxAdminRoutes(sandbox, http).register(r);
         new RecordsAdminRoutes(admin.records(), http).register(r);
         console.register(r); // issue 29: the HTML console under /console, on this listener only (D200)
+        // Issue 29: the admin API's document, of the routes registered above, and its viewer; no token (D197).
+        new io.tas.openapi.ApiDocsRoutes("/admin/", "Trading Account Service admin API", () -> io.tas.openapi.OpenApiDocument.adminApi(
+                io.tas.openapi.ApiDocsRoutes.version(), http.registered().stream().map(a -> new String[]{a.method(), a.pattern()}).toList())).register(r);
         r.any((req, res) -> http.send(res, 400, ErrorCode.URL_NOT_FOUND.code(), ErrorCode.URL_NOT_FOUND.message()));
     }
 

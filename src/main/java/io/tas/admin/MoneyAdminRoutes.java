@@ -31,24 +31,24 @@ final class MoneyAdminRoutes {
     }
 
     void register(HttpRouting.Builder r) {
-        r.post("/admin/v1/ledger/deposit", http.guarded(req -> p.deposit(http.read(req, LedgerOp.class))));
-        r.post("/admin/v1/ledger/adjust", http.guarded(req -> p.adjust(http.read(req, LedgerOp.class))));
-        r.post("/admin/v1/ledger/borrow", http.guarded(req -> p.borrow(http.read(req, LedgerOp.class))));
-        r.get("/admin/v1/ledger/check", http.guarded(req -> p.ledgerCheck()));
-        r.get("/admin/v1/accounts/{uid}/balances", http.guarded(req -> p.balances(longParam(req, "uid"))));
-        r.post("/admin/v1/instruments", http.guarded(req -> p.putInstrument(http.read(req, SeedInstrument.class)).symbol()));
-        r.post("/admin/v1/loan-terms", http.guarded(req -> { p.putLoanTerms(http.read(req, SeedLoanTerms.class)); return null; }));
-        r.post("/admin/v1/positions", http.guarded(req -> view(p.openPosition(http.read(req, SeedPosition.class)))));
-        r.post("/admin/v1/positions/{id}/fill", http.guarded(req -> view(p.fill(longParam(req, "id"), http.read(req, FillSpec.class)))));
-        r.post("/admin/v1/positions/{id}/close", http.guarded(req -> view(p.close(longParam(req, "id"), http.read(req, FillSpec.class)))));
-        r.post("/admin/v1/records/history-positions", http.guarded(req ->
+        r.post("/admin/v1/ledger/deposit", http.guarded("POST", "/admin/v1/ledger/deposit", req -> p.deposit(http.read(req, LedgerOp.class))));
+        r.post("/admin/v1/ledger/adjust", http.guarded("POST", "/admin/v1/ledger/adjust", req -> p.adjust(http.read(req, LedgerOp.class))));
+        r.post("/admin/v1/ledger/borrow", http.guarded("POST", "/admin/v1/ledger/borrow", req -> p.borrow(http.read(req, LedgerOp.class))));
+        r.get("/admin/v1/ledger/check", http.guarded("GET", "/admin/v1/ledger/check", req -> p.ledgerCheck()));
+        r.get("/admin/v1/accounts/{uid}/balances", http.guarded("GET", "/admin/v1/accounts/{uid}/balances", req -> p.balances(longParam(req, "uid"))));
+        r.post("/admin/v1/instruments", http.guarded("POST", "/admin/v1/instruments", req -> p.putInstrument(http.read(req, SeedInstrument.class)).symbol()));
+        r.post("/admin/v1/loan-terms", http.guarded("POST", "/admin/v1/loan-terms", req -> { p.putLoanTerms(http.read(req, SeedLoanTerms.class)); return null; }));
+        r.post("/admin/v1/positions", http.guarded("POST", "/admin/v1/positions", req -> view(p.openPosition(http.read(req, SeedPosition.class)))));
+        r.post("/admin/v1/positions/{id}/fill", http.guarded("POST", "/admin/v1/positions/{id}/fill", req -> view(p.fill(longParam(req, "id"), http.read(req, FillSpec.class)))));
+        r.post("/admin/v1/positions/{id}/close", http.guarded("POST", "/admin/v1/positions/{id}/close", req -> view(p.close(longParam(req, "id"), http.read(req, FillSpec.class)))));
+        r.post("/admin/v1/records/history-positions", http.guarded("POST", "/admin/v1/records/history-positions", req ->
                 records.ingestHistoryPositions(http.read(req, io.tas.position.PositionHistory.Batch.class))));
         // Issue 9 batch ingestion: {"uid": ..., "records": [...]}, up to 10,000 records, all or nothing. A feed's
         // batch may exceed the 1 MB cap of other admin bodies, so it has the seed cap (D28).
-        r.post("/admin/v1/records/fills", http.guarded(req -> records.ingestFills(http.readLarge(req, FillBatch.class))));
-        r.post("/admin/v1/records/withdrawals", http.guarded(req -> records.ingestWithdrawals(http.readLarge(req, WithdrawalBatch.class))));
-        r.post("/admin/v1/records/deposits", http.guarded(req -> records.ingestDeposits(http.readLarge(req, io.tas.spot.RecordInputs.DepositBatch.class))));
-        r.get("/admin/v1/accounts/{uid}/positions", http.guarded(req -> p.positions(longParam(req, "uid")).stream().map(v -> {
+        r.post("/admin/v1/records/fills", http.guarded("POST", "/admin/v1/records/fills", req -> records.ingestFills(http.readLarge(req, FillBatch.class))));
+        r.post("/admin/v1/records/withdrawals", http.guarded("POST", "/admin/v1/records/withdrawals", req -> records.ingestWithdrawals(http.readLarge(req, WithdrawalBatch.class))));
+        r.post("/admin/v1/records/deposits", http.guarded("POST", "/admin/v1/records/deposits", req -> records.ingestDeposits(http.readLarge(req, io.tas.spot.RecordInputs.DepositBatch.class))));
+        r.get("/admin/v1/accounts/{uid}/positions", http.guarded("GET", "/admin/v1/accounts/{uid}/positions", req -> p.positions(longParam(req, "uid")).stream().map(v -> {
             Map<String, Object> m = view(v.position());
             m.put("markPrice", Json.plain(v.markPrice()));
             m.put("unrealizedPL", Json.plain(PositionMath.round(v.unrealizedPL())));

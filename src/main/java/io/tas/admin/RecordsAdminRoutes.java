@@ -30,7 +30,7 @@ final class RecordsAdminRoutes {
     record StrategyBatch(Long uid, List<JsonNode> records) {}
 
     void register(HttpRouting.Builder r) {
-        r.post("/admin/v1/records/strategy-orders", http.guarded(req -> {
+        r.post("/admin/v1/records/strategy-orders", http.guarded("POST", "/admin/v1/records/strategy-orders", req -> {
             StrategyBatch b = http.read(req, StrategyBatch.class);
             if (b.uid() == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "uid");
             if (b.records() == null || b.records().isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, "records");
@@ -39,7 +39,7 @@ final class RecordsAdminRoutes {
             var stored = p.strategyOrders(b.uid(), records);
             return new StoredOrders(stored.size(), stored.stream().map(o -> Long.toString(o.orderId())).toList());
         }));
-        r.post("/admin/v1/records/profit-summary", http.guarded(req -> {
+        r.post("/admin/v1/records/profit-summary", http.guarded("POST", "/admin/v1/records/profit-summary", req -> {
             ProfitSummaryInput in = http.read(req, ProfitSummaryInput.class);
             if (in.uid() == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "uid");
             ProfitSummary s = p.profitSummary(in.uid(), in);

@@ -30,58 +30,58 @@ final class SandboxAdminRoutes {
     record RuleId(String id) {}
 
     void register(HttpRouting.Builder r) {
-        r.get("/admin/v1/sandbox/clock", http.guarded(req -> controls.clock()));
+        r.get("/admin/v1/sandbox/clock", http.guarded("GET", "/admin/v1/sandbox/clock", req -> controls.clock()));
         // Each clock call checks the sandbox before its body: outside a sandbox nothing about the request matters.
-        r.post("/admin/v1/sandbox/clock/advance", http.guarded(req -> {
+        r.post("/admin/v1/sandbox/clock/advance", http.guarded("POST", "/admin/v1/sandbox/clock/advance", req -> {
             controls.checkAdjustable();
             return controls.advance(http.read(req, Advance.class).ms());
         }));
-        r.post("/admin/v1/sandbox/clock/freeze", http.guarded(req -> {
+        r.post("/admin/v1/sandbox/clock/freeze", http.guarded("POST", "/admin/v1/sandbox/clock/freeze", req -> {
             controls.checkAdjustable();
             At at = http.readOptional(req, At.class);
             return controls.freeze(at == null ? null : at.at());
         }));
-        r.post("/admin/v1/sandbox/clock/set", http.guarded(req -> {
+        r.post("/admin/v1/sandbox/clock/set", http.guarded("POST", "/admin/v1/sandbox/clock/set", req -> {
             controls.checkAdjustable();
             return controls.set(http.read(req, At.class).at());
         }));
-        r.post("/admin/v1/sandbox/clock/resume", http.guarded(req -> controls.resume()));
-        r.post("/admin/v1/jobs/run-due", http.guarded(req -> controls.runDue()));
+        r.post("/admin/v1/sandbox/clock/resume", http.guarded("POST", "/admin/v1/sandbox/clock/resume", req -> controls.resume()));
+        r.post("/admin/v1/jobs/run-due", http.guarded("POST", "/admin/v1/jobs/run-due", req -> controls.runDue()));
 
-        r.get("/admin/v1/sandbox/snapshots", http.guarded(req -> controls.snapshots()));
-        r.post("/admin/v1/sandbox/snapshots", http.guarded(req -> {
+        r.get("/admin/v1/sandbox/snapshots", http.guarded("GET", "/admin/v1/sandbox/snapshots", req -> controls.snapshots()));
+        r.post("/admin/v1/sandbox/snapshots", http.guarded("POST", "/admin/v1/sandbox/snapshots", req -> {
             controls.checkSandbox();
             return controls.saveSnapshot(http.read(req, Named.class).name());
         }));
-        r.post("/admin/v1/sandbox/snapshots/restore", http.guarded(req -> {
+        r.post("/admin/v1/sandbox/snapshots/restore", http.guarded("POST", "/admin/v1/sandbox/snapshots/restore", req -> {
             controls.checkSandbox();
             return controls.restoreSnapshot(http.read(req, Named.class).name());
         }));
-        r.post("/admin/v1/sandbox/snapshots/delete", http.guarded(req -> {
+        r.post("/admin/v1/sandbox/snapshots/delete", http.guarded("POST", "/admin/v1/sandbox/snapshots/delete", req -> {
             controls.checkSandbox();
             controls.deleteSnapshot(http.read(req, Named.class).name());
             return null;
         }));
 
-        r.get("/admin/v1/sandbox/faults", http.guarded(req -> controls.faults().list()));
-        r.post("/admin/v1/sandbox/faults", http.guarded(req -> {
+        r.get("/admin/v1/sandbox/faults", http.guarded("GET", "/admin/v1/sandbox/faults", req -> controls.faults().list()));
+        r.post("/admin/v1/sandbox/faults", http.guarded("POST", "/admin/v1/sandbox/faults", req -> {
             Faults faults = controls.faults();
             return Faults.view(faults.add(http.read(req, Faults.NewRule.class)), 0);
         }));
-        r.post("/admin/v1/sandbox/faults/remove", http.guarded(req -> {
+        r.post("/admin/v1/sandbox/faults/remove", http.guarded("POST", "/admin/v1/sandbox/faults/remove", req -> {
             Faults faults = controls.faults();
             String id = http.read(req, RuleId.class).id();
             if (id == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "id");
             if (!faults.remove(Long.parseLong(id))) throw new ApiException(ErrorCode.PARAM_NOT_EXIST, "fault " + id);
             return null;
         }));
-        r.post("/admin/v1/sandbox/faults/clear", http.guarded(req -> { controls.faults().clear(); return null; }));
+        r.post("/admin/v1/sandbox/faults/clear", http.guarded("POST", "/admin/v1/sandbox/faults/clear", req -> { controls.faults().clear(); return null; }));
 
-        r.get("/admin/v1/sandbox/journal", http.guarded(req -> {
+        r.get("/admin/v1/sandbox/journal", http.guarded("GET", "/admin/v1/sandbox/journal", req -> {
             RequestJournal journal = controls.journal();
             return journal.find(filter(req)).stream().map(SandboxControls::journalView).toList();
         }));
-        r.post("/admin/v1/sandbox/journal/clear", http.guarded(req -> { controls.journal().clear(); return null; }));
+        r.post("/admin/v1/sandbox/journal/clear", http.guarded("POST", "/admin/v1/sandbox/journal/clear", req -> { controls.journal().clear(); return null; }));
     }
 
     /** The journal's query: apiKey, kind, method, path (with '*'), since, until (sandbox ms), afterSeq, limit. */

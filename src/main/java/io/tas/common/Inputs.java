@@ -3,7 +3,6 @@ package io.tas.common;
 import io.tas.error.ApiException;
 import io.tas.error.ErrorCode;
 
-import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -31,7 +30,7 @@ public final class Inputs {
 
     /** A coin in a client's request: case-insensitive, as the platform's rows and examples ("usdt") are. */
     public static String coinParam(String name, String v) {
-        return coin(name, v == null ? null : v.toUpperCase(Locale.ROOT));
+        return coin(name, v == null ? null : io.tas.common.Ascii.upper(v));
     }
 
     public static String symbol(String name, String v) {
@@ -42,7 +41,7 @@ public final class Inputs {
 
     /** A symbol in a client's request: upper-cased first ("btcusdt" is BTCUSDT). */
     public static String symbolParam(String name, String v) {
-        return symbol(name, v == null ? null : v.toUpperCase(Locale.ROOT));
+        return symbol(name, v == null ? null : io.tas.common.Ascii.upper(v));
     }
 
     /** An optional text of at most max characters; absent is "". */

@@ -12,12 +12,24 @@ import java.util.function.Function;
 /** Parameter reading with the platform's errors: 40019 names every missing one, 40020 a bad value (wire facts §7). */
 public final class Params {
     private final ApiRequest request;
+    private final boolean line; // a batch body's line: its fields are the line's, not the row's parameters
 
-    Params(ApiRequest request) { this.request = request; }
+    Params(ApiRequest request) { this(request, false); }
+
+    private Params(ApiRequest request, boolean line) {
+        this.request = request;
+        this.line = line;
+    }
 
     /** The parameters of one line of a batch body: a JSON object inside the top-level array (cancel-batch, place-batch). */
     public static Params of(JsonNode line) {
-        return new Params(new ApiRequest(Endpoint.PLACE_BATCH, null, java.util.Map.of(), line, null, 0));
+        return new Params(new ApiRequest(Endpoint.PLACE_BATCH, null, java.util.Map.of(), line, null, 0), true);
+    }
+
+    /** Issue 29: the contract check learns each parameter a row reads (D198). */
+    private void tell(String name, boolean required) {
+        AnswerTap tap = AnswerTap.installed();
+        if (tap != null && !line) tap.parameterRead(request.endpoint().method(), request.endpoint().path(), name, required);
     }
 
     /**
@@ -25,6 +37,7 @@ public final class Params {
      * it in text (issue 12 fuzz: symbol=BTCUSDT%00 on spot fills was a 500 on PostgreSQL only).
      */
     public String get(String name) {
+        tell(name, false);
         String v;
         if (request.body() != null && !request.endpoint().method().equals("GET")) {
             JsonNode n = request.body().get(name);
@@ -48,7 +61,10 @@ public final class Params {
     /** Throws one 40019 naming all missing parameters, comma-joined as the platform does. */
     public Params require(String... names) {
         List<String> missing = new ArrayList<>();
-        for (String n : names) if (get(n) == null) missing.add(n);
+        for (String n : names) {
+            tell(n, true);
+            if (get(n) == null) missing.add(n);
+        }
         if (!missing.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, String.join(",", missing));
         return this;
     }
@@ -80,6 +96,7 @@ public final class Params {
 
     /** A JSON array of non-empty strings (POST bodies only); absent is null, anything else 40020. */
     public List<String> stringList(String name) {
+        tell(name, false);
         JsonNode n = request.body() == null ? null : request.body().get(name);
         if (n == null || n.isNull()) return null;
         if (!n.isArray()) throw new ApiException(ErrorCode.PARAM_ERROR, name);

@@ -376,7 +376,13 @@ public final class RequestPipeline {
         try {
             res.status(status);
             res.header(io.helidon.http.HeaderValues.CONTENT_TYPE_JSON); // a constant: no header built per answer
-            res.send(envelope.data() instanceof RawJson raw ? successWith(envelope.requestTime(), raw) : Json.MAPPER.writeValueAsBytes(envelope));
+            byte[] bytes = envelope.data() instanceof RawJson raw ? successWith(envelope.requestTime(), raw) : Json.MAPPER.writeValueAsBytes(envelope);
+            res.send(bytes);
+            AnswerTap tap = AnswerTap.installed();
+            // A fault's answer is the sandbox's deliberate lie, not the row's contract (D195).
+            if (tap != null && ep != null && x.fault == null) {
+                tap.answered(AnswerTap.Surface.PUBLIC, ep.method(), ep.path(), x.req.query().rawValue(), x.body, status, bytes);
+            }
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         } finally {

@@ -13,7 +13,6 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 
@@ -84,7 +83,7 @@ public final class MetadataRoutes implements Routes.Feature {
     // ---- GET /api/v2/spot/public/coins (shapes §2)
 
     private List<Map<String, Object>> coins(ApiRequest r) {
-        String only = r.params().get("coin") == null ? null : r.params().get("coin").toUpperCase(Locale.ROOT);
+        String only = r.params().get("coin") == null ? null : io.tas.common.Ascii.upper(r.params().get("coin"));
         List<String> coins = coinNames();
         if (only != null && !coins.contains(only)) throw new ApiException(ErrorCode.PARAM_ERROR, "coin");
         List<Map<String, Object>> out = new ArrayList<>();
@@ -139,7 +138,7 @@ public final class MetadataRoutes implements Routes.Feature {
 
     private List<Map<String, Object>> contracts(ApiRequest r) {
         Params p = r.params().require("productType");
-        String type = p.get("productType").toUpperCase(Locale.ROOT);
+        String type = io.tas.common.Ascii.upper(p.get("productType"));
         if (DEMO_PRODUCT_TYPES.contains(type)) return List.of();
         Category c = futures(type, "productType");
         return filter(market.instruments(c), symbol(p)).stream().map(i -> {
@@ -188,7 +187,7 @@ public final class MetadataRoutes implements Routes.Feature {
 
     private List<Map<String, Object>> instruments(ApiRequest r) {
         Params p = r.params().require("category");
-        Category c = p.parsed("category", s -> Category.fromWire(s.toUpperCase(Locale.ROOT)));
+        Category c = p.parsed("category", s -> Category.fromWire(io.tas.common.Ascii.upper(s)));
         return filter(market.instruments(c), symbol(p)).stream().map(i -> {
             int pp = pricePrecision(i);
             boolean fut = c.isFutures();
@@ -279,7 +278,7 @@ public final class MetadataRoutes implements Routes.Feature {
     /** The optional symbol filter, upper-cased; an unknown one gives 25100 like the tickers row. */
     private static String symbol(Params p) {
         String s = p.get("symbol");
-        return s == null || s.isBlank() ? null : s.toUpperCase(Locale.ROOT);
+        return s == null || s.isBlank() ? null : io.tas.common.Ascii.upper(s);
     }
 
     private static List<Instrument> filter(List<Instrument> all, String symbol) {

@@ -13,7 +13,6 @@ import io.tas.market.Ticker;
 
 import java.math.BigDecimal;
 import java.util.List;
-import java.util.Locale;
 
 /** The v3 public market data of the engine: candles, recent trades and the current funding rate (issue 25). */
 public final class MarketDataRoutes implements Routes.Feature {
@@ -50,7 +49,7 @@ public final class MarketDataRoutes implements Routes.Feature {
         Category category = p.parsed("category", Category::fromWire);
         String symbol = p.get("symbol");
         Interval interval = p.parsed("interval", s -> Interval.fromWire(s).orElseThrow());
-        p.parsed("type", s -> CandleType.valueOf(s.toUpperCase(Locale.ROOT)));
+        p.parsed("type", s -> CandleType.valueOf(io.tas.common.Ascii.upper(s)));
         Long start = p.millis("startTime");
         Long end = p.millis("endTime");
         int limit = limit(p);

@@ -229,7 +229,7 @@ public final class MarketDataV2Routes implements Routes.Feature {
         Params p = r.params().require("symbol", "productType", "granularity");
         Category asked = productType(p);
         Granularity g = p.parsed("granularity", s -> Granularity.mix(s).orElseThrow());
-        p.parsed("kLineType", s -> KLineType.valueOf(s.toUpperCase(Locale.ROOT)));
+        p.parsed("kLineType", s -> KLineType.valueOf(io.tas.common.Ascii.upper(s)));
         Long start = p.millis("startTime");
         Long end = p.millis("endTime");
         int limit = limit(p, 100, history ? 200 : 1000);
@@ -312,7 +312,7 @@ public final class MarketDataV2Routes implements Routes.Feature {
      */
     private static Category productType(Params p) {
         String sent = p.get("productType");
-        String v = sent.toUpperCase(Locale.ROOT);
+        String v = io.tas.common.Ascii.upper(sent);
         if (MetadataRoutes.DEMO_PRODUCT_TYPES.contains(v)) return null;
         try {
             Category c = Category.fromWire(v);
@@ -340,7 +340,7 @@ public final class MarketDataV2Routes implements Routes.Feature {
 
     private static ApiException notExist(String symbol) { return new ApiException(ErrorCode.PARAM_NOT_EXIST, symbol); }
 
-    private static String upper(String v) { return v == null ? null : v.toUpperCase(Locale.ROOT); }
+    private static String upper(String v) { return io.tas.common.Ascii.upper(v); }
 
     /**
      * USDT volumes (D185): a quote volume valued at its quote coin's USDT price now (USDT and USD are 1); "0" when the quote

@@ -24,7 +24,6 @@ import io.tas.market.PriceService;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The classic futures account rows (issue 26): `mix/account/accounts` (ccxt's fetchBalance for swap), `mix/account/account`
@@ -91,14 +90,14 @@ public final class MixAccountRoutes implements Routes.Feature {
     private SingleAccount accountRow(ApiRequest r) {
         Params p = r.params().require("symbol", "productType", "marginCoin");
         Category category = productType(p);
-        String symbol = p.get("symbol").toUpperCase(Locale.ROOT);
+        String symbol = io.tas.common.Ascii.upper(p.get("symbol"));
         Instrument inst;
         try {
             inst = market.instrument(category, symbol);
         } catch (ApiException unknown) {
             throw new ApiException(ErrorCode.PARAM_NOT_EXIST, "symbol");
         }
-        String coin = p.get("marginCoin").toUpperCase(Locale.ROOT);
+        String coin = io.tas.common.Ascii.upper(p.get("marginCoin"));
         if (!coin.equals(inst.marginCoin())) throw new ApiException(ErrorCode.PARAM_ERROR, "marginCoin");
         Figures f = figures(r.uid(), category, coin);
         AccountSettings settings = accounts.settings(r.uid());
@@ -127,7 +126,7 @@ public final class MixAccountRoutes implements Routes.Feature {
     private LeverageView setLeverage(ApiRequest r) {
         Params p = r.params().require("symbol", "productType", "marginCoin", "leverage");
         Category category = productType(p);
-        String symbol = p.get("symbol").toUpperCase(Locale.ROOT);
+        String symbol = io.tas.common.Ascii.upper(p.get("symbol"));
         MarginMode mode = config(r.uid(), category, symbol).map(AccountSettings.SymbolConfig::marginMode).orElse(MarginMode.crossed);
         BigDecimal lev = p.decimal("leverage");
         String holdSide = p.get("holdSide");
@@ -137,15 +136,15 @@ public final class MixAccountRoutes implements Routes.Feature {
                 both ? lev : null, both || holdSide.equals("long") ? lev : null, both || holdSide.equals("short") ? lev : null);
         leverage.checkBounds(req);
         leverage.set(req);
-        return leverageView(r.uid(), category, symbol, p.get("marginCoin").toUpperCase(Locale.ROOT));
+        return leverageView(r.uid(), category, symbol, io.tas.common.Ascii.upper(p.get("marginCoin")));
     }
 
     /** set-margin-mode: crossed or isolated, each side keeping its leverage (crossed takes the long side's). */
     private LeverageView setMarginMode(ApiRequest r) {
         Params p = r.params().require("symbol", "productType", "marginCoin", "marginMode");
         Category category = productType(p);
-        String symbol = p.get("symbol").toUpperCase(Locale.ROOT);
-        String m = p.get("marginMode").toLowerCase(Locale.ROOT);
+        String symbol = io.tas.common.Ascii.upper(p.get("symbol"));
+        String m = io.tas.common.Ascii.lower(p.get("marginMode"));
         MarginMode mode = switch (m) {
             case "crossed", "cross" -> MarginMode.crossed;
             case "isolated", "fixed" -> MarginMode.isolated;
@@ -160,7 +159,7 @@ public final class MixAccountRoutes implements Routes.Feature {
                 : new LeverageService.LeverageRequest(r.uid(), category, symbol, null, mode, null, null, longLev, shortLev);
         leverage.checkBounds(req);
         leverage.set(req);
-        return leverageView(r.uid(), category, symbol, p.get("marginCoin").toUpperCase(Locale.ROOT));
+        return leverageView(r.uid(), category, symbol, io.tas.common.Ascii.upper(p.get("marginCoin")));
     }
 
     /** set-position-mode: one_way_mode or hedge_mode for the account (refused with open positions or orders, D44). */
@@ -204,13 +203,13 @@ public final class MixAccountRoutes implements Routes.Feature {
         return market.instruments(category).stream().map(Instrument::marginCoin).filter(java.util.Objects::nonNull).distinct().sorted().toList();
     }
 
-    private static String upper(String v) { return v == null ? null : v.toUpperCase(Locale.ROOT); }
+    private static String upper(String v) { return io.tas.common.Ascii.upper(v); }
 
     private static Category productType(Params p) {
         String v = p.get("productType");
         Category c;
         try {
-            c = Category.fromWire(v.toUpperCase(Locale.ROOT));
+            c = Category.fromWire(io.tas.common.Ascii.upper(v));
         } catch (RuntimeException e) {
             throw new ApiException(ErrorCode.PARAM_ERROR, "productType");
         }

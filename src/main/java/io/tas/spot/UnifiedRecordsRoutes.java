@@ -12,7 +12,6 @@ import io.tas.spot.UnifiedRecords.FillQuery;
 import io.tas.spot.UnifiedRecords.RecordQuery;
 
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The v3 record rows ccxt reads for unified accounts (beyond-spec shapes §9-11): fills as {list, cursor}, deposit and
@@ -57,7 +56,7 @@ public final class UnifiedRecordsRoutes implements Routes.Feature {
      */
     private FillsPage fills(ApiRequest r) {
         Params p = r.params();
-        String category = p.get("category") == null ? null : p.get("category").toUpperCase(Locale.ROOT);
+        String category = p.get("category") == null ? null : io.tas.common.Ascii.upper(p.get("category"));
         if (category != null && !SpotRecords.CATEGORIES.contains(category)) throw new ApiException(ErrorCode.PARAM_ERROR, "category");
         var q = new FillQuery(category, p.id("orderId"), p.millis("startTime"), p.millis("endTime"), p.intInRange("limit", 100, 1, 100),
                 p.id("cursor"));

@@ -3,7 +3,6 @@ package io.tas.stream;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.tas.account.AccountEnums.Category;
 
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -96,15 +95,15 @@ record StreamChannel(boolean v2, Kind kind, String instType, Category category, 
     /** SPOT, USDT-FUTURES, … in either case (v3 public args are lower case, v2's upper case); null when none. */
     private static Category category(String instType) {
         try {
-            return Category.fromWire(instType.toUpperCase(Locale.ROOT));
+            return Category.fromWire(io.tas.common.Ascii.upper(instType));
         } catch (IllegalArgumentException unknown) {
             return null;
         }
     }
 
-    static String lower(String s) { return s.toLowerCase(Locale.ROOT); }
+    static String lower(String s) { return io.tas.common.Ascii.lower(s); }
 
-    private static String upper(String s) { return s == null ? null : s.toUpperCase(Locale.ROOT); }
+    private static String upper(String s) { return io.tas.common.Ascii.upper(s); }
 
     /** A string or number field as text (ccxt sends the timestamp as a string, bitget-api as a number). */
     static String text(JsonNode n, String name) {

@@ -19,7 +19,6 @@ import io.tas.trade.TradeRoutes.ResultView;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -104,7 +103,7 @@ public final class MixV2Routes implements Routes.Feature {
             posSide = side.equals("buy") ? "long" : "short";
             if (tradeSide.equals("close")) engineSide = side.equals("buy") ? "sell" : "buy";
         }
-        return new TradingService.Place(uid, category, p.get("symbol").toUpperCase(Locale.ROOT), engineSide, orderType,
+        return new TradingService.Place(uid, category, io.tas.common.Ascii.upper(p.get("symbol")), engineSide, orderType,
                 orderType.equals("market") ? "gtc" : force, p.decimal("size"), orderType.equals("limit") ? p.decimal("price") : null,
                 TradeRoutes.clientOid(p.get("clientOid")), posSide, !hedge && TradeRoutes.yes(p.get("reduceOnly"), "reduceOnly"), true);
     }
@@ -120,7 +119,7 @@ public final class MixV2Routes implements Routes.Feature {
         if (orderId == null && clientOid == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "orderId,clientOid");
         TradingService.Lookup l = new TradingService.Lookup(uid, orderId, clientOid);
         if (trading.order(l).category() != category) throw new ApiException(ErrorCode.ORDER_NOT_EXIST);
-        return trading.cancel(l, symbol.toUpperCase(Locale.ROOT));
+        return trading.cancel(l, io.tas.common.Ascii.upper(symbol));
     }
 
     /**
@@ -130,7 +129,7 @@ public final class MixV2Routes implements Routes.Feature {
     private BatchView cancelBatch(ApiRequest r) {
         Params p = r.params().require("symbol", "productType");
         Category category = productType(p);
-        String symbol = p.get("symbol").toUpperCase(Locale.ROOT);
+        String symbol = io.tas.common.Ascii.upper(p.get("symbol"));
         JsonNode list = r.body() == null ? null : r.body().get("orderIdList");
         List<ResultView> ok = new ArrayList<>();
         List<FailureLine> failed = new ArrayList<>();
@@ -267,7 +266,7 @@ public final class MixV2Routes implements Routes.Feature {
         BigDecimal limit = type.equals("limit") ? execute : null;
         BigDecimal size = plan.startsWith("pos_") ? null : p.require("size").decimal("size");
         BigDecimal trigger = p.decimal("triggerPrice");
-        return v2(() -> result(tpsl.place(new TpslOrders.Place(r.uid(), category, p.get("symbol").toUpperCase(Locale.ROOT), posSide, size,
+        return v2(() -> result(tpsl.place(new TpslOrders.Place(r.uid(), category, io.tas.common.Ascii.upper(p.get("symbol")), posSide, size,
                 profit ? trigger : null, profit ? null : trigger, profit ? by : null, profit ? null : by, profit ? type : null,
                 profit ? null : type, profit ? limit : null, profit ? null : limit, TradeRoutes.clientOid(p.get("clientOid"))))),
                 ErrorCode.MIX_ORDER_NOT_EXIST);
@@ -296,7 +295,7 @@ public final class MixV2Routes implements Routes.Feature {
         String clientOid = p.get("clientOid");
         if (orderId == null && clientOid == null) throw new ApiException(ErrorCode.PARAM_EMPTY, "orderId,clientOid");
         TradeOrder o = v2(() -> trading.order(new TradingService.Lookup(r.uid(), orderId, clientOid)), ErrorCode.MIX_ORDER_NOT_FOUND);
-        if (o.category() != category || !o.symbol().equals(p.get("symbol").toUpperCase(Locale.ROOT))) {
+        if (o.category() != category || !o.symbol().equals(io.tas.common.Ascii.upper(p.get("symbol")))) {
             throw new ApiException(ErrorCode.MIX_ORDER_NOT_FOUND);
         }
         return MixOrderView.of(o, true);

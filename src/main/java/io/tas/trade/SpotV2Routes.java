@@ -19,7 +19,6 @@ import io.tas.ledger.LedgerTypes.Balance;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -77,7 +76,7 @@ public final class SpotV2Routes implements Routes.Feature {
         if (orderType.equals("limit")) p.require("price");
         String force = p.get("force") == null ? "gtc" : TradeRoutes.oneOf(p, "force", FORCES);
         String symbol = p.get("symbol") != null ? p.get("symbol") : batchSymbol;
-        return new TradingService.Place(uid, Category.SPOT, symbol.toUpperCase(Locale.ROOT), TradeRoutes.oneOf(p, "side", SIDES),
+        return new TradingService.Place(uid, Category.SPOT, io.tas.common.Ascii.upper(symbol), TradeRoutes.oneOf(p, "side", SIDES),
                 orderType, orderType.equals("market") ? "gtc" : force, p.decimal("size"),
                 orderType.equals("limit") ? p.decimal("price") : null, TradeRoutes.clientOid(p.get("clientOid")), null, false, true);
     }
@@ -105,7 +104,7 @@ public final class SpotV2Routes implements Routes.Feature {
     private TradingService.Result cancel(long uid, Params p, String symbol) {
         TradingService.Lookup l = lookup(uid, p);
         if (trading.order(l).category() != Category.SPOT) throw new ApiException(ErrorCode.ORDER_NOT_EXIST);
-        return trading.cancel(l, symbol.toUpperCase(Locale.ROOT));
+        return trading.cancel(l, io.tas.common.Ascii.upper(symbol));
     }
 
     private BatchView cancelBatch(ApiRequest r) {
@@ -130,7 +129,7 @@ public final class SpotV2Routes implements Routes.Feature {
 
     /** cancel-symbol-order: every working spot order of the account on the symbol; answers the symbol (D172). */
     private SymbolView cancelSymbol(ApiRequest r) {
-        String symbol = r.params().require("symbol").get("symbol").toUpperCase(Locale.ROOT);
+        String symbol = io.tas.common.Ascii.upper(r.params().require("symbol").get("symbol"));
         v2(() -> trading.cancelSymbol(r.uid(), Category.SPOT, symbol));
         return new SymbolView(symbol);
     }
@@ -142,7 +141,7 @@ public final class SpotV2Routes implements Routes.Feature {
      */
     private ReplaceView cancelReplace(ApiRequest r) {
         Params p = r.params().require("symbol", "price", "size");
-        String symbol = p.get("symbol").toUpperCase(Locale.ROOT);
+        String symbol = io.tas.common.Ascii.upper(p.get("symbol"));
         TradeOrder old = v2(() -> trading.order(lookup(r.uid(), p)));
         if (!old.symbol().equals(symbol) || old.isFutures()) throw new ApiException(ErrorCode.SPOT_ORDER_NOT_EXIST);
         if (old.isMarket()) throw new ApiException(ErrorCode.PARAM_ERROR, "orderType");

@@ -13,7 +13,6 @@ import io.tas.position.PositionService;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -86,7 +85,7 @@ public final class TradeRoutes implements Routes.Feature {
         if (orderType.equals("limit")) p.require("price");
         String tif = p.get("timeInForce") == null ? "gtc" : oneOf(p, "timeInForce", TIME_IN_FORCE);
         String posSide = p.get("posSide") == null ? null : oneOf(p, "posSide", POS_SIDES);
-        return new TradingService.Place(uid, category, p.get("symbol").toUpperCase(Locale.ROOT), oneOf(p, "side", SIDES), orderType,
+        return new TradingService.Place(uid, category, io.tas.common.Ascii.upper(p.get("symbol")), oneOf(p, "side", SIDES), orderType,
                 orderType.equals("market") ? "gtc" : tif, p.decimal("qty"), orderType.equals("limit") ? p.decimal("price") : null,
                 clientOid(p.get("clientOid")), category.isFutures() ? posSide : null, yes(p.get("reduceOnly"), "reduceOnly"));
     }
@@ -96,7 +95,7 @@ public final class TradeRoutes implements Routes.Feature {
         Params p = r.params().require("category", "symbol");
         Set<String> by = Set.of("market", "mark");
         Set<String> types = Set.of("market", "limit");
-        return result(tpsl.place(new TpslOrders.Place(r.uid(), category(p.get("category")), p.get("symbol").toUpperCase(Locale.ROOT),
+        return result(tpsl.place(new TpslOrders.Place(r.uid(), category(p.get("category")), io.tas.common.Ascii.upper(p.get("symbol")),
                 p.get("posSide") == null ? null : oneOf(p, "posSide", POS_SIDES), p.decimal("qty"), p.decimal("takeProfit"), p.decimal("stopLoss"),
                 p.get("tpTriggerBy") == null ? null : oneOf(p, "tpTriggerBy", by), p.get("slTriggerBy") == null ? null : oneOf(p, "slTriggerBy", by),
                 p.get("tpOrderType") == null ? null : oneOf(p, "tpOrderType", types), p.get("slOrderType") == null ? null : oneOf(p, "slOrderType", types),
@@ -126,7 +125,7 @@ public final class TradeRoutes implements Routes.Feature {
         Params p = r.params();
         // ccxt sends symbol although the docs do not list it: when given, it must be the order's.
         String symbol = p.get("symbol");
-        return result(trading.cancel(lookup(r.uid(), p), symbol == null ? null : symbol.toUpperCase(Locale.ROOT)));
+        return result(trading.cancel(lookup(r.uid(), p), symbol == null ? null : io.tas.common.Ascii.upper(symbol)));
     }
 
     /** As place-batch: a line without an orderId or clientOid refuses the batch; an order not found is its line's (25204). */
@@ -137,7 +136,7 @@ public final class TradeRoutes implements Routes.Feature {
         for (int i = 0; i < lookups.size(); i++) {
             try {
                 String symbol = Params.of(lines.get(i)).get("symbol");
-                out.add(line(trading.cancel(lookups.get(i), symbol == null ? null : symbol.toUpperCase(Locale.ROOT))));
+                out.add(line(trading.cancel(lookups.get(i), symbol == null ? null : io.tas.common.Ascii.upper(symbol))));
             } catch (ApiException e) {
                 out.add(failed(e, lines.get(i)));
             }
@@ -147,7 +146,7 @@ public final class TradeRoutes implements Routes.Feature {
 
     private BatchList cancelSymbol(ApiRequest r) {
         Params p = r.params().require("category", "symbol");
-        return new BatchList(trading.cancelSymbol(r.uid(), category(p.get("category")), p.get("symbol").toUpperCase(Locale.ROOT))
+        return new BatchList(trading.cancelSymbol(r.uid(), category(p.get("category")), io.tas.common.Ascii.upper(p.get("symbol")))
                 .stream().map(TradeRoutes::line).toList());
     }
 
@@ -160,7 +159,7 @@ public final class TradeRoutes implements Routes.Feature {
         Params p = r.params().require("category");
         Category category = category(p.get("category"));
         if (!category.isFutures()) throw new ApiException(ErrorCode.PARAM_ERROR, "category");
-        String symbol = p.get("symbol") == null ? null : p.get("symbol").toUpperCase(Locale.ROOT);
+        String symbol = p.get("symbol") == null ? null : io.tas.common.Ascii.upper(p.get("symbol"));
         String posSide = p.get("posSide") == null ? null : oneOf(p, "posSide", POS_SIDES);
         return new BatchList(trading.closePositions(r.uid(), category, symbol, posSide, positions.open(r.uid())).stream()
                 .map(c -> c.failure() == null ? line(c.result()) : new BatchLine("", "", c.failure().error().code(), c.failure().getMessage()))
@@ -195,7 +194,7 @@ public final class TradeRoutes implements Routes.Feature {
         Params p = r.params().require("category", "symbol");
         // order-entry-wire.md: default 5 levels, at most 200.
         int limit = p.intInRange("limit", 5, 1, 200);
-        TradingService.Book b = trading.orderBook(category(p.get("category")), p.get("symbol").toUpperCase(Locale.ROOT), limit);
+        TradingService.Book b = trading.orderBook(category(p.get("category")), io.tas.common.Ascii.upper(p.get("symbol")), limit);
         return new BookView(levels(b.asks()), levels(b.bids()), Long.toString(b.ts()));
     }
 
@@ -235,7 +234,7 @@ public final class TradeRoutes implements Routes.Feature {
 
     static Category category(String v) {
         try {
-            Category c = Category.fromWire(v.toUpperCase(Locale.ROOT));
+            Category c = Category.fromWire(io.tas.common.Ascii.upper(v));
             return c;
         } catch (RuntimeException e) {
             throw new ApiException(ErrorCode.PARAM_ERROR, "category");
@@ -243,7 +242,7 @@ public final class TradeRoutes implements Routes.Feature {
     }
 
     static String oneOf(Params p, String name, Set<String> allowed) {
-        String v = p.get(name).toLowerCase(Locale.ROOT);
+        String v = io.tas.common.Ascii.lower(p.get(name));
         if (!allowed.contains(v)) throw new ApiException(ErrorCode.PARAM_ERROR, name);
         return v;
     }
@@ -251,7 +250,7 @@ public final class TradeRoutes implements Routes.Feature {
     /** reduceOnly: "yes"/"no" in the docs, "YES"/"NO" from some clients, a JSON boolean from others. */
     static boolean yes(String v, String name) {
         if (v == null) return false;
-        return switch (v.toLowerCase(Locale.ROOT)) {
+        return switch (io.tas.common.Ascii.lower(v)) {
             case "yes", "true" -> true;
             case "no", "false" -> false;
             default -> throw new ApiException(ErrorCode.PARAM_ERROR, name);
@@ -263,5 +262,5 @@ public final class TradeRoutes implements Routes.Feature {
         return v;
     }
 
-    static String upper(String v) { return v == null ? null : v.toUpperCase(Locale.ROOT); }
+    static String upper(String v) { return io.tas.common.Ascii.upper(v); }
 }

@@ -41,6 +41,18 @@ class ErrorsApiTest {
         assertError(ApiClient.raw(server.baseUrl() + "/", "GET", ""), "40404", "Request URL NOT FOUND");
     }
 
+    /**
+     * Issue 29's contract check found "usdt-futureſ" taken as USDT-FUTURES: Java's toUpperCase folds the long s into S.
+     * Only ASCII letters fold now (Ascii); a value with another letter is refused like any unknown one.
+     */
+    @Test
+    void aLetterOutsideAsciiDoesNotFoldIntoAKnownValue() {
+        assertError(main.get("/api/v3/market/instruments?category=usdt-future%C5%BF"), "40020", "Parameter category error");
+        assertThat(main.get("/api/v3/market/instruments?category=usdt-futures").code()).isEqualTo("00000");
+        assertThat(main.get("/api/v3/market/orderbook?category=SPOT&symbol=btcu%C5%BFdt").code()).isNotEqualTo("00000");
+        assertThat(main.get("/api/v3/market/orderbook?category=SPOT&symbol=btcusdt").code()).isEqualTo("00000");
+    }
+
     @Test
     void wrongMethodIs40404() {
         assertError(main.post("/api/v3/account/info", "{}"), "40404", "Request URL NOT FOUND");

@@ -1,0 +1,177 @@
+package io.tas.support;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import io.tas.http.AnswerTap;
+import io.tas.openapi.OpenApiDocument;
+import io.tas.openapi.RowSchemas;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Issue 29's contract check: every answer of a REST row or the admin API, validated against the OpenAPI documents the
+ * service serves, with networknt's JSON Schema validator (draft 2020-12, OpenAPI 3.1's dialect). An answer with a field
+ * of the wrong type, a field the document does not name, a missing required field or a code the row does not list is a
+ * violation. The schemas are the documents' own, taken by path, method and status.
+ */
+public final class ContractValidator implements AnswerTap {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final Map<String, Schema> schemas = new ConcurrentHashMap<>();
+    /** A successful call's request must meet the row's documented parameters: query ones by name, a body as a whole. */
+    private final Map<String, Map<String, Schema>> queryParams = new ConcurrentHashMap<>();
+    private final Map<String, java.util.Set<String>> requiredQuery = new ConcurrentHashMap<>();
+    private final Map<String, Schema> bodies = new ConcurrentHashMap<>();
+    private final Map<String, java.util.Set<String>> bodyProperties = new ConcurrentHashMap<>();
+    private final Map<String, String> adminBodyTypes = new ConcurrentHashMap<>();
+    /** The parameters a handler read on this thread, judged when its answer is sent on the same thread. */
+    private final ThreadLocal<java.util.Set<String>> reads = ThreadLocal.withInitial(java.util.LinkedHashSet::new);
+    private final List<String> violations = java.util.Collections.synchronizedList(new ArrayList<>());
+    private final AtomicLong answers = new AtomicLong();
+    private final Map<String, Boolean> rowsSeen = new ConcurrentHashMap<>();
+
+    public ContractValidator() {
+        SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+        load(registry, AnswerTap.Surface.PUBLIC, OpenApiDocument.publicApi("test"));
+        List<String[]> adminRoutes = RowSchemas.load(OpenApiDocument.ADMIN_ROWS).keySet().stream().map(k -> k.split(" ", 2)).toList();
+        load(registry, AnswerTap.Surface.ADMIN, OpenApiDocument.adminApi("test", adminRoutes));
+    }
+
+    private void load(SchemaRegistry registry, AnswerTap.Surface surface, ObjectNode doc) {
+        for (Iterator<Map.Entry<String, JsonNode>> paths = doc.get("paths").fields(); paths.hasNext(); ) {
+            Map.Entry<String, JsonNode> path = paths.next();
+            for (Iterator<Map.Entry<String, JsonNode>> ops = path.getValue().fields(); ops.hasNext(); ) {
+                Map.Entry<String, JsonNode> op = ops.next();
+                String row = surface + " " + op.getKey().toUpperCase() + " " + path.getKey();
+                Map<String, Schema> params = new java.util.HashMap<>();
+                java.util.Set<String> required = new java.util.HashSet<>();
+                for (JsonNode p : op.getValue().path("parameters")) {
+                    if (!p.path("in").asText().equals("query")) continue;
+                    params.put(p.path("name").asText(), registry.getSchema(p.path("schema")));
+                    if (p.path("required").asBoolean()) required.add(p.path("name").asText());
+                }
+                queryParams.put(row, params);
+                requiredQuery.put(row, required);
+                JsonNode body = op.getValue().at("/requestBody/content/application~1json/schema");
+                if (op.getValue().has("x-body-type")) adminBodyTypes.put(row, op.getValue().get("x-body-type").asText());
+                if (!body.isMissingNode()) {
+                    bodies.put(row, registry.getSchema(body));
+                    java.util.Set<String> names = new java.util.HashSet<>();
+                    (body.has("items") ? body.get("items") : body).path("properties").fieldNames().forEachRemaining(names::add);
+                    bodyProperties.put(row, names);
+                }
+                for (Iterator<Map.Entry<String, JsonNode>> rs = op.getValue().get("responses").fields(); rs.hasNext(); ) {
+                    Map.Entry<String, JsonNode> r = rs.next();
+                    JsonNode schema = r.getValue().at("/content/application~1json/schema");
+                    schemas.put(key(surface, op.getKey().toUpperCase(), path.getKey(), r.getKey()), registry.getSchema(schema));
+                }
+            }
+        }
+    }
+
+    private static String key(AnswerTap.Surface surface, String method, String template, String status) {
+        return surface + " " + method + " " + template + " " + status;
+    }
+
+    @Override
+    public void answered(Surface surface, String method, String template, String rawQuery, byte[] requestBody, int status, byte[] body) {
+        answers.incrementAndGet();
+        rowsSeen.putIfAbsent(surface + " " + method + " " + template, Boolean.TRUE);
+        String where = surface + " " + method + " " + template + (rawQuery == null || rawQuery.isEmpty() ? "" : "?" + rawQuery) + " → " + status;
+        Schema schema = schemas.get(key(surface, method, template, Integer.toString(status)));
+        if (schema == null) {
+            violations.add(where + ": the document lists no answer with status " + status);
+            return;
+        }
+        JsonNode answer;
+        try {
+            answer = JSON.readTree(body);
+        } catch (java.io.IOException e) {
+            violations.add(where + ": not JSON");
+            return;
+        }
+        String row = surface + " " + method + " " + template;
+        java.util.Set<String> read = reads.get();
+        for (String name : read) {
+            if (!queryParams.getOrDefault(row, Map.of()).containsKey(name) && !bodyNames(row).contains(name)) {
+                violations.add(where + ": the row read parameter " + name + ", which the document does not list");
+            }
+        }
+        read.clear();
+        if (status == 200) request(row, where, rawQuery, requestBody);
+        List<com.networknt.schema.Error> errors = schema.validate(answer);
+        if (!errors.isEmpty()) {
+            String text = new String(body, java.nio.charset.StandardCharsets.UTF_8);
+            violations.add(where + ": " + errors.stream().limit(5).map(com.networknt.schema.Error::toString).toList()
+                    + " in " + (text.length() > 600 ? text.substring(0, 600) + "…" : text));
+        }
+    }
+
+    @Override
+    public void adminBodyRead(String method, String pattern, String type) {
+        String documented = adminBodyTypes.get("ADMIN " + method + " " + pattern);
+        if (!type.equals(documented)) violations.add("ADMIN " + method + " " + pattern + ": reads its body as " + type + ", the document says " + documented);
+    }
+
+    @Override
+    public void parameterRead(String method, String path, String name, boolean required) {
+        reads.get().add(name);
+    }
+
+    private java.util.Set<String> bodyNames(String row) {
+        return bodyProperties.getOrDefault(row, java.util.Set.of());
+    }
+
+    /** A request the row accepted must carry every required parameter, each value as documented (an enum, say). */
+    private void request(String row, String where, String rawQuery, byte[] requestBody) {
+        Map<String, String> query = new java.util.HashMap<>();
+        if (rawQuery != null && !rawQuery.isEmpty()) {
+            for (String pair : rawQuery.split("&")) {
+                String[] kv = pair.split("=", 2);
+                query.putIfAbsent(java.net.URLDecoder.decode(kv[0], java.nio.charset.StandardCharsets.UTF_8),
+                        kv.length < 2 ? "" : java.net.URLDecoder.decode(kv[1], java.nio.charset.StandardCharsets.UTF_8));
+            }
+        }
+        if (method(row).equals("GET")) {
+            for (String name : requiredQuery.getOrDefault(row, java.util.Set.of())) {
+                if (query.getOrDefault(name, "").isEmpty()) violations.add(where + ": accepted without its required parameter " + name);
+            }
+            queryParams.getOrDefault(row, Map.of()).forEach((name, schema) -> {
+                String v = query.get(name);
+                if (v != null && !v.isEmpty() && !schema.validate(com.fasterxml.jackson.databind.node.TextNode.valueOf(v)).isEmpty()) {
+                    violations.add(where + ": accepted parameter " + name + "=" + v + ", which the document does not allow");
+                }
+            });
+        } else if (bodies.containsKey(row) && requestBody != null && requestBody.length > 0) {
+            try {
+                List<com.networknt.schema.Error> errors = bodies.get(row).validate(JSON.readTree(requestBody));
+                if (!errors.isEmpty()) violations.add(where + ": accepted a body the document does not allow: " + errors.stream().limit(3).toList());
+            } catch (java.io.IOException e) {
+                violations.add(where + ": accepted a body that is not JSON");
+            }
+        }
+    }
+
+    private static String method(String row) { return row.split(" ")[1]; }
+
+    public long answers() { return answers.get(); }
+
+    public int rows() { return rowsSeen.size(); }
+
+    public int violationCount() { return violations.size(); }
+
+    /** The violations from index `from` on. */
+    public List<String> violationsFrom(int from) {
+        synchronized (violations) {
+            return List.copyOf(violations.subList(Math.min(from, violations.size()), violations.size()));
+        }
+    }
+}
