@@ -218,7 +218,21 @@ try {
     return seen.join(', ');
   });
 
+  // Issue 29 item 1: the OpenAPI viewers (Swagger UI from the jar) render every operation of both documents offline.
+  await check('the OpenAPI viewers render every operation', async () => {
+    const counts = [];
+    for (const [name, url] of [['openapi', `${baseUrl}/openapi`], ['admin-openapi', `${adminUrl}/admin/openapi`]]) {
+      const res = await page.goto(url);
+      assert(res.status() === 200, `${url}: HTTP ${res.status()}`);
+      await page.waitForSelector('.opblock');
+      counts.push(`${name} ${await page.locator('.opblock').count()}`);
+      await shot(name);
+    }
+    return counts.join(', ');
+  });
+
   await check('log out', async () => {
+    await page.goto(`${adminUrl}/console/accounts`);
     await submit('#logout');
     await page.goto(`${adminUrl}/console/accounts/${uid}`);
     assert(page.url().endsWith('/console/login'), page.url());

@@ -18,6 +18,9 @@ public interface AnswerTap {
     /** A public row's handler read a parameter (required: through Params.require); batch lines' fields are not told. */
     default void parameterRead(String method, String path, String name, boolean required) {}
 
+    /** A public row read an integer parameter in [min, max], defaultValue when absent (Params.intInRange). */
+    default void parameterRange(String method, String path, String name, int min, int max, int defaultValue) {}
+
     /** An admin route read its JSON body into this Java type. */
     default void adminBodyRead(String method, String pattern, String type) {}
 

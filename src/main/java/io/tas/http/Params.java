@@ -85,6 +85,8 @@ public final class Params {
 
     /** An integer in [min, max], or the default when absent; out of range or malformed is 40020. */
     public int intInRange(String name, int defaultValue, int min, int max) {
+        AnswerTap tap = AnswerTap.installed();
+        if (tap != null && !line) tap.parameterRange(request.endpoint().method(), request.endpoint().path(), name, min, max, defaultValue);
         Integer v = parsed(name, s -> {
             if (!s.matches("\\d{1,9}")) throw new NumberFormatException(s);
             return Integer.parseInt(s);

@@ -101,7 +101,6 @@ public final class OpenApiDocument {
     private static ObjectNode head(String title, String version, String description) {
         ObjectNode doc = F.objectNode();
         doc.put("openapi", "3.1.0");
-        doc.put("jsonSchemaDialect", "https://json-schema.org/draft/2020-12/schema");
         doc.putObject("info").put("title", title).put("version", version).put("description", description);
         doc.putArray("servers").addObject().put("url", "/");
         return doc;

@@ -70,17 +70,28 @@ class ConsoleBrowserTest {
                     "ok clock: freeze and resume (frozen, then running)",
                     "ok faults: add and remove a rule (rule 1 added and removed)",
                     "ok every other page answers (books, classic-account, futures-book)",
+                    "ok the OpenAPI viewers render every operation (openapi " + operations(server.baseUrl() + "/openapi.json")
+                            + ", admin-openapi " + operations(server.adminUrl() + "/admin/openapi.json") + ")",
                     "ok log out (back to the login page)");
             assertThat(r.output()).containsPattern("ok log in with the admin token \\(\\d+ accounts: 1000000001 unified, .*1000000005 classic");
-            assertThat(r.output()).containsPattern("(?m)^14 passed, 0 failed$");
+            assertThat(r.output()).containsPattern("(?m)^15 passed, 0 failed$");
             assertThat(r.exit()).as(r.output()).isZero();
             for (String page : new String[]{"login", "accounts", "key-created", "book", "snapshots", "account", "journal", "clock", "faults",
-                    "books", "classic-account", "futures-book"}) {
+                    "books", "classic-account", "futures-book", "openapi", "admin-openapi"}) {
                 assertThat(shots.resolve(page + ".png")).as(page).isNotEmptyFile();
             }
             // The restore put the balance back for the service too, not only on the page.
             assertThat(usdtAvailable(server)).isEqualByComparingTo(ordered);
         }
+    }
+
+    /** The operations a served OpenAPI document describes, counted from its JSON (not from the viewer). */
+    private static int operations(String url) {
+        JsonNode doc = ApiClient.raw(url, "GET", "").body();
+        int n = 0;
+        for (JsonNode item : doc.path("paths")) n += item.size();
+        assertThat(n).as(url).isPositive();
+        return n;
     }
 
     private static String plain(BigDecimal v) { return v.signum() == 0 ? "0" : v.stripTrailingZeros().toPlainString(); }

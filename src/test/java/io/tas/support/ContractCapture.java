@@ -30,6 +30,7 @@ final class ContractCapture implements AnswerTap {
         final Set<String> types = new ConcurrentSkipListSet<>();
         final AtomicLong seen = new AtomicLong();
         final AtomicLong objects = new AtomicLong(); // times the value was an object: what a child's presence is counted against
+        final Set<String> values = new ConcurrentSkipListSet<>(); // a string field's values, up to 20: enum candidates
     }
 
     private static final class RowStats {
@@ -37,6 +38,7 @@ final class ContractCapture implements AnswerTap {
         final Map<String, Stats> params = new ConcurrentHashMap<>();
         final Set<String> codes = new ConcurrentSkipListSet<>();
         final Map<String, Boolean> reads = new ConcurrentHashMap<>(); // parameter → read through Params.require
+        final Map<String, String> ranges = new ConcurrentHashMap<>(); // integer parameter → "minimum=.. maximum=.. default=.."
         final AtomicLong successes = new AtomicLong();
         volatile String example;
         volatile String bodyType;
@@ -92,6 +94,11 @@ final class ContractCapture implements AnswerTap {
     }
 
     @Override
+    public void parameterRange(String method, String path, String name, int min, int max, int defaultValue) {
+        rows.computeIfAbsent("PUBLIC " + method + " " + path, k -> new RowStats()).ranges.put(name, ContractValidator.range(min, max, defaultValue));
+    }
+
+    @Override
     public void adminBodyRead(String method, String pattern, String type) {
         rows.computeIfAbsent("ADMIN " + method + " " + pattern, k -> new RowStats()).bodyType = type;
     }
@@ -107,6 +114,7 @@ final class ContractCapture implements AnswerTap {
         s.types.add(type(n));
         s.seen.incrementAndGet();
         if (n == null) return;
+        if (n.isTextual() && s.values.size() <= 20) s.values.add(n.asText());
         if (n.isObject()) s.objects.incrementAndGet();
         if (n.isObject()) n.fields().forEachRemaining(e -> walk(fields, path + "." + e.getKey(), e.getValue()));
         if (n.isArray()) n.forEach(item -> walk(fields, path + "[]", item));
@@ -129,12 +137,15 @@ final class ContractCapture implements AnswerTap {
             if (row.example != null) out.append("example ").append(row.example).append('\n');
             row.params.forEach((name, s) -> out.append("param ").append(name).append(' ').append(String.join("|", s.types))
                     .append(s.seen.get() == row.successes.get() ? " required" : "").append('\n'));
+            new TreeMap<>(row.ranges).forEach((name, range) -> out.append("range ").append(name).append(' ').append(range).append('\n'));
             new TreeMap<>(row.reads).forEach((name, req) -> out.append("read ").append(name).append(req ? " required" : "").append('\n'));
             if (!row.codes.isEmpty()) out.append("codes ").append(String.join(" ", row.codes)).append('\n');
             new TreeMap<>(row.fields).forEach((path, s) -> {
                 Stats parent = row.fields.get(parentOf(path));
                 boolean optional = parent != null && !path.endsWith("[]") && s.seen.get() < parent.objects.get();
-                out.append(path).append(' ').append(String.join("|", s.types)).append(optional ? "?" : "").append('\n');
+                out.append(path).append(' ').append(String.join("|", s.types)).append(optional ? "?" : "");
+                if (!s.values.isEmpty() && s.values.size() <= 20) out.append("   # values ").append(String.join("|", s.values));
+                out.append('\n');
             });
         });
         try {

@@ -46,7 +46,8 @@ public final class ContractCheck implements BeforeAllCallback, AfterAllCallback 
         ContractValidator v = validator();
         if (v == null) return;
         int from = context.getStore(NS).getOrDefault("from", Integer.class, 0);
-        writeSummary(v);
+        // The integration tests run in a JVM of their own (failsafe): their totals go beside the unit and API tests'.
+        writeSummary(v, context.getRequiredTestClass().getSimpleName().endsWith("IT") ? "integration tests" : "unit and API tests");
         var found = v.violationsFrom(from);
         if (!found.isEmpty()) {
             throw new AssertionError(found.size() + " answers broke the OpenAPI document (openapi/rows.txt, admin-rows.txt):\n"
@@ -54,13 +55,15 @@ public final class ContractCheck implements BeforeAllCallback, AfterAllCallback 
         }
     }
 
-    private static synchronized void writeSummary(ContractValidator v) {
+    private static synchronized void writeSummary(ContractValidator v, String run) {
+        Path summary = run.startsWith("integration") ? SUMMARY.resolveSibling("summary-it.txt") : SUMMARY;
         try {
-            Files.createDirectories(SUMMARY.getParent());
+            Files.createDirectories(summary.getParent());
             // Every violation so far, one a line, for a run that broke many (a class's failure shows its first 20).
-            Files.write(SUMMARY.resolveSibling("violations.txt"), v.violationsFrom(0), StandardCharsets.UTF_8);
-            Files.writeString(SUMMARY, String.format("CONTRACT %,d answers of %d rows validated against the OpenAPI documents, %d violations%n",
-                    v.answers(), v.rows(), v.violationCount()), StandardCharsets.UTF_8);
+            Files.write(summary.resolveSibling(summary.getFileName().toString().replace("summary", "violations")), v.violationsFrom(0),
+                    StandardCharsets.UTF_8);
+            Files.writeString(summary, String.format("CONTRACT %s: %,d answers of %d rows validated against the OpenAPI documents, %d violations%n",
+                    run, v.answers(), v.rows(), v.violationCount()), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -32,6 +32,7 @@ public final class ContractValidator implements AnswerTap {
     private final Map<String, Schema> bodies = new ConcurrentHashMap<>();
     private final Map<String, java.util.Set<String>> bodyProperties = new ConcurrentHashMap<>();
     private final Map<String, String> adminBodyTypes = new ConcurrentHashMap<>();
+    private final Map<String, String> ranges = new ConcurrentHashMap<>(); // "row name" → range(...) as documented
     /** The parameters a handler read on this thread, judged when its answer is sent on the same thread. */
     private final ThreadLocal<java.util.Set<String>> reads = ThreadLocal.withInitial(java.util.LinkedHashSet::new);
     private final List<String> violations = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -56,6 +57,13 @@ public final class ContractValidator implements AnswerTap {
                 for (JsonNode p : op.getValue().path("parameters")) {
                     if (!p.path("in").asText().equals("query")) continue;
                     params.put(p.path("name").asText(), registry.getSchema(p.path("schema")));
+                    JsonNode ps = p.path("schema");
+                    boolean integer = ps.path("type").asText().equals("integer") // or a union with it (merge-depth: 5 or "max")
+                            || ps.path("type").isArray() && ps.path("type").toString().contains("\"integer\"");
+                    if (integer) {
+                        ranges.put(row + " " + p.path("name").asText(), range(ps.path("minimum").asInt(Integer.MIN_VALUE),
+                                ps.path("maximum").asInt(Integer.MAX_VALUE), ps.path("default").asInt(0)));
+                    }
                     if (p.path("required").asBoolean()) required.add(p.path("name").asText());
                 }
                 queryParams.put(row, params);
@@ -115,6 +123,20 @@ public final class ContractValidator implements AnswerTap {
         }
     }
 
+    /** How a documented integer parameter reads: the form both the document and Params.intInRange are compared in. */
+    static String range(int min, int max, int defaultValue) {
+        return "minimum=" + min + (max == Integer.MAX_VALUE ? "" : " maximum=" + max) + " default=" + defaultValue;
+    }
+
+    @Override
+    public void parameterRange(String method, String path, String name, int min, int max, int defaultValue) {
+        String row = "PUBLIC " + method + " " + path;
+        String documented = ranges.get(row + " " + name);
+        if (!range(min, max, defaultValue).equals(documented)) {
+            violations.add(row + ": reads " + name + " as " + range(min, max, defaultValue) + ", the document says " + documented);
+        }
+    }
+
     @Override
     public void adminBodyRead(String method, String pattern, String type) {
         String documented = adminBodyTypes.get("ADMIN " + method + " " + pattern);
@@ -146,7 +168,7 @@ public final class ContractValidator implements AnswerTap {
             }
             queryParams.getOrDefault(row, Map.of()).forEach((name, schema) -> {
                 String v = query.get(name);
-                if (v != null && !v.isEmpty() && !schema.validate(com.fasterxml.jackson.databind.node.TextNode.valueOf(v)).isEmpty()) {
+                if (v != null && !v.isEmpty() && !schema.validate(queryValue(v, ranges.containsKey(row + " " + name))).isEmpty()) {
                     violations.add(where + ": accepted parameter " + name + "=" + v + ", which the document does not allow");
                 }
             });
@@ -158,6 +180,12 @@ public final class ContractValidator implements AnswerTap {
                 violations.add(where + ": accepted a body that is not JSON");
             }
         }
+    }
+
+    /** A query value as the document types it: an integer parameter's digits are a number (limit=5). */
+    private static JsonNode queryValue(String v, boolean integer) {
+        return integer && v.matches("-?\\d{1,18}") ? com.fasterxml.jackson.databind.node.LongNode.valueOf(Long.parseLong(v))
+                : com.fasterxml.jackson.databind.node.TextNode.valueOf(v);
     }
 
     private static String method(String row) { return row.split(" ")[1]; }
