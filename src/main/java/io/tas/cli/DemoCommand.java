@@ -44,6 +44,8 @@ public final class DemoCommand implements Callable<Integer> {
                   API base URL : %s
                   database     : %s
                   admin        : http://%s:%d  (Authorization: Bearer %s)
+                  API document : %s/openapi (OpenAPI 3.1: %s/openapi.json; the admin API's: admin URL + /admin/openapi)
+                  console      : admin URL + /console, log in with the admin token (docs/console.md)
 
                 Demo credentials (main account 1000000001, read-and-write, all permissions):
                   ACCESS-KEY        bg_demo00000000000000000000000001
@@ -62,6 +64,6 @@ public final class DemoCommand implements Callable<Integer> {
 
                 Press Ctrl+C to stop. More keys: README.md, "Demo data"; what the accounts hold: docs/demo-data.md.
                 """.formatted(base, config.dbUrl(), config.adminHost(), adminPort,
-                Config.DEMO_ADMIN_TOKEN.equals(config.adminToken()) ? config.adminToken() : "<TAS_ADMIN_TOKEN>", tas, base);
+                Config.DEMO_ADMIN_TOKEN.equals(config.adminToken()) ? config.adminToken() : "<TAS_ADMIN_TOKEN>", base, base, tas, base);
     }
 }

@@ -26,7 +26,7 @@ public final class Params {
         return new Params(new ApiRequest(Endpoint.PLACE_BATCH, null, java.util.Map.of(), line, null, 0), true);
     }
 
-    /** Issue 29: the contract check learns each parameter a row reads (D198). */
+    /** Issue 29: the contract check learns each parameter a row reads (D195). */
     private void tell(String name, boolean required) {
         AnswerTap tap = AnswerTap.installed();
         if (tap != null && !line) tap.parameterRead(request.endpoint().method(), request.endpoint().path(), name, required);

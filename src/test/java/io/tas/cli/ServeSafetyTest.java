@@ -146,7 +146,8 @@ class ServeSafetyTest {
         String[] demo = {"demo", "--port", "0", "--admin-port", "0", "--db-url", "jdbc:h2:mem:demo_" + UUID.randomUUID().toString().replace("-", "") + ";DB_CLOSE_DELAY=-1"};
         Run run = tas(Map.of(), demo);
         startsAndStops(run, Config.DEMO_ADMIN_TOKEN, true, true);
-        assertThat(run.out().toString()).contains("Trading Account Service (sandbox) is up.");
+        assertThat(run.out().toString()).contains("Trading Account Service (sandbox) is up.")
+                .containsPattern("API document : http://127\\.0\\.0\\.1:\\d+/openapi ").contains("console      : admin URL + /console");
         assertThat(refused(tas(Map.of("TAS_ADMIN_TOKEN", ""), demo), "demo")).contains("TAS_ADMIN_TOKEN must be at least 16 characters");
     }
 
