@@ -92,6 +92,18 @@ final class FieldSchemas {
                     for (String e : v.split("\\|")) values.add(e);
                     if (nullable) values.addNull();
                 }
+                case "ci-enum" -> { // a closed set the row takes in any letter case (category, side): a pattern, not an enum
+                    StringBuilder re = new StringBuilder("^(");
+                    for (String e : v.split("\\|")) {
+                        if (re.length() > 2) re.append('|');
+                        for (char c : e.toCharArray()) {
+                            // the values are letters, digits, '-' and '_': nothing else needs escaping
+                            re.append(Character.isLetter(c) ? "[" + Character.toLowerCase(c) + Character.toUpperCase(c) + "]" : String.valueOf(c));
+                        }
+                    }
+                    s.put("pattern", re.append(")$").toString());
+                    s.put("description", "one of " + v.replace("|", ", ") + ", in any letter case");
+                }
                 case "maxLength", "minLength", "maxItems", "minItems" -> s.put(k, Integer.parseInt(v));
                 case "maximum", "minimum" -> s.put(k, new java.math.BigDecimal(v));
                 case "pattern", "format" -> s.put(k, v);

@@ -15,7 +15,8 @@ import java.util.Map;
  * <pre>
  * row ACCOUNT_INFO                  a catalog row (Endpoint name), or "row GET /admin/v1/accounts/{uid}" on the admin side
  * summary Account information       one line for the document
- * param symbol string required enum=A|B maxLength=32    a query parameter (GET) or a body field (POST)
+ * param symbol string required enum=A|B maxLength=32    a query parameter (GET) or a body field (POST); ci-enum=A|B
+ *                                   is a set taken in any letter case; minimum, maximum, default, pattern as in JSON Schema
  * example category=SPOT             a query string, or a JSON body without spaces
  * body io.tas.admin.SeedFile$SeedKey   (admin) the Java record the route reads its JSON body into
  * codes 40019 40020                 the row's own error codes (the common ones are added from the catalog)

@@ -76,6 +76,14 @@ class ContractValidatorTest {
     }
 
     @Test
+    void aCategoryInAnyLetterCasePassesAndOneOutsideTheSetFails() {
+        String ok = "{\"code\":\"00000\",\"msg\":\"success\",\"requestTime\":1,\"data\":[]}";
+        assertThat(check("GET", "/api/v3/market/tickers", "category=Usdt-Futures", 200, ok)).isEmpty();
+        assertThat(check("GET", "/api/v3/market/tickers", "category=usdt-future%C5%BF", 200, ok))
+                .singleElement().asString().contains("accepted parameter category=usdt-futureſ");
+    }
+
+    @Test
     void aStatusTheDocumentDoesNotListFails() {
         assertThat(check("GET", INFO, null, 503, "{}")).singleElement().asString().contains("no answer with status 503");
     }
