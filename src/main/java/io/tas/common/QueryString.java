@@ -11,21 +11,31 @@ public final class QueryString {
 
     public record Pair(String key, String value) {}
 
-    public static List<Pair> decode(String rawQuery) {
+    public static List<Pair> decode(String rawQuery) { return decode(rawQuery, false); }
+
+    /**
+     * As decode, but a malformed escape throws IllegalArgumentException instead of being taken as written (the admin
+     * console's forms, application/x-www-form-urlencoded, refuse it).
+     */
+    public static List<Pair> decodeStrict(String rawQuery) { return decode(rawQuery, true); }
+
+    private static List<Pair> decode(String rawQuery, boolean strict) {
         List<Pair> pairs = new ArrayList<>();
         if (rawQuery == null || rawQuery.isEmpty()) return pairs;
         for (String part : rawQuery.split("&")) {
             if (part.isEmpty()) continue;
             int eq = part.indexOf('=');
-            pairs.add(new Pair(decodeComponent(eq < 0 ? part : part.substring(0, eq)), decodeComponent(eq < 0 ? "" : part.substring(eq + 1))));
+            pairs.add(new Pair(decodeComponent(eq < 0 ? part : part.substring(0, eq), strict),
+                    decodeComponent(eq < 0 ? "" : part.substring(eq + 1), strict)));
         }
         return pairs;
     }
 
-    private static String decodeComponent(String s) {
+    private static String decodeComponent(String s, boolean strict) {
         try {
             return URLDecoder.decode(s, StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
+            if (strict) throw e;
             return s; // a malformed escape is taken as written
         }
     }

@@ -106,11 +106,10 @@ final class FieldSchemas {
                 }
                 case "maxLength", "minLength", "maxItems", "minItems" -> s.put(k, Integer.parseInt(v));
                 case "maximum", "minimum" -> s.put(k, new java.math.BigDecimal(v));
-                case "pattern", "format" -> s.put(k, v);
+                case "pattern", "format", "const" -> s.put(k, v);
                 case "default" -> {
                     if (v.matches("-?\\d{1,18}")) s.put(k, Long.parseLong(v)); else s.put(k, v);
                 }
-                case "const" -> s.put("const", v);
                 default -> throw new IllegalStateException("unknown limit " + k);
             }
         });

@@ -798,19 +798,22 @@ public final class TradingService {
         Instrument inst = market.instrument(category, symbol);
         Ticker t = ticker(inst).orElse(null);
         int decimals = market.pricePrecision(inst);
-        List<BigDecimal[]> restingAsks = db.read(dsl -> store.levels(dsl, category, inst.symbol(), false, depth));
-        List<BigDecimal[]> restingBids = db.read(dsl -> store.levels(dsl, category, inst.symbol(), true, depth));
+        Book resting = resting(category, inst.symbol(), depth);
         SyntheticBook own = book.of(inst.book());
         List<SyntheticBook.Level> asks = t == null ? List.of() : own.asks(t, decimals);
         List<SyntheticBook.Level> bids = t == null ? List.of() : own.bids(t, decimals);
-        return new Book(mergeLevels(restingAsks, asks, true, depth), mergeLevels(restingBids, bids, false, depth), clock.millis());
+        return new Book(mergeLevels(resting.asks(), asks, true, depth), mergeLevels(resting.bids(), bids, false, depth), resting.ts());
     }
 
     /** Only the engine's resting orders of the symbol, aggregated by price, best first (the admin console's book page). */
     public Book restingLevels(Category category, String symbol, int depth) {
-        Instrument inst = market.instrument(category, symbol);
-        return new Book(db.read(dsl -> store.levels(dsl, category, inst.symbol(), false, depth)),
-                db.read(dsl -> store.levels(dsl, category, inst.symbol(), true, depth)), clock.millis());
+        return resting(category, market.instrument(category, symbol).symbol(), depth);
+    }
+
+    /** Both sides' resting levels in one read. */
+    private Book resting(Category category, String symbol, int depth) {
+        return db.read(dsl -> new Book(store.levels(dsl, category, symbol, false, depth), store.levels(dsl, category, symbol, true, depth),
+                clock.millis()));
     }
 
     private static List<BigDecimal[]> mergeLevels(List<BigDecimal[]> resting, List<SyntheticBook.Level> synthetic, boolean asks, int depth) {

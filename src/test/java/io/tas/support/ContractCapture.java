@@ -70,7 +70,7 @@ final class ContractCapture implements AnswerTap {
         walk(row.fields, "data", answer.get("data"));
         if (method.equals("GET") && rawQuery != null && !rawQuery.isEmpty()) {
             Set<String> names = new TreeSet<>();
-            for (String pair : rawQuery.split("&")) names.add(java.net.URLDecoder.decode(pair.split("=", 2)[0], StandardCharsets.UTF_8));
+            for (var pair : io.tas.common.QueryString.decode(rawQuery)) names.add(pair.key());
             names.forEach(n -> param(row, n, "string"));
             if (row.example == null) row.example = rawQuery;
         } else if (requestBody != null && requestBody.length > 0) {

@@ -154,14 +154,8 @@ public final class ContractValidator implements AnswerTap {
 
     /** A request the row accepted must carry every required parameter, each value as documented (an enum, say). */
     private void request(String row, String where, String rawQuery, byte[] requestBody) {
-        Map<String, String> query = new java.util.HashMap<>();
-        if (rawQuery != null && !rawQuery.isEmpty()) {
-            for (String pair : rawQuery.split("&")) {
-                String[] kv = pair.split("=", 2);
-                query.putIfAbsent(java.net.URLDecoder.decode(kv[0], java.nio.charset.StandardCharsets.UTF_8),
-                        kv.length < 2 ? "" : java.net.URLDecoder.decode(kv[1], java.nio.charset.StandardCharsets.UTF_8));
-            }
-        }
+        Map<String, String> query = new java.util.HashMap<>(); // as the pipeline reads it: the first of a repeated name
+        for (var pair : io.tas.common.QueryString.decode(rawQuery)) query.putIfAbsent(pair.key(), pair.value());
         if (method(row).equals("GET")) {
             for (String name : requiredQuery.getOrDefault(row, java.util.Set.of())) {
                 if (query.getOrDefault(name, "").isEmpty()) violations.add(where + ": accepted without its required parameter " + name);

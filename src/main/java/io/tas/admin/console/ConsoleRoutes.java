@@ -12,7 +12,6 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.HashMap;
@@ -209,16 +208,10 @@ public final class ConsoleRoutes {
         }
         if (body.length > MAX_FORM_BYTES) throw Forms.tooLarge();
         Map<String, String> out = new HashMap<>();
-        for (String pair : new String(body, StandardCharsets.UTF_8).split("&")) {
-            if (pair.isEmpty()) continue;
-            int eq = pair.indexOf('=');
-            try {
-                String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-                String v = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-                out.putIfAbsent(k, v);
-            } catch (IllegalArgumentException e) {
-                throw Forms.malformed();
-            }
+        try {
+            for (var pair : io.tas.common.QueryString.decodeStrict(new String(body, StandardCharsets.UTF_8))) out.putIfAbsent(pair.key(), pair.value());
+        } catch (IllegalArgumentException e) {
+            throw Forms.malformed();
         }
         return out;
     }
