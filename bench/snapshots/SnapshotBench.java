@@ -62,6 +62,7 @@ public class SnapshotBench {
         final List<Double> serverMs = new ArrayList<>(), rttMs = new ArrayList<>(), dirtyMs = new ArrayList<>();
         final List<Resources> resources = new ArrayList<>();
         final List<long[]> rssEvery = new ArrayList<>(); // {round, VmRSS KB}, every tenth of the rounds
+        final List<Long> fileBytes = new ArrayList<>(); // H2: the .mv.db file's size after each restore
         int hashChecks;
 
         Server(Spec spec) { this.spec = spec; }
@@ -168,6 +169,7 @@ public class SnapshotBench {
                     s.serverMs.add(t[0]);
                     s.rttMs.add(t[1]);
                     s.dirtyMs.add(dirty);
+                    if (s.spec.kind().equals("h2")) s.fileBytes.add(Files.size(Path.of(s.spec.where())));
                     csv.append(r).append(',').append(s.spec.label()).append(',').append(fmt(t[0])).append(',').append(fmt(t[1]))
                             .append(',').append(fmt(dirty)).append(',').append(check).append('\n');
                 }
@@ -445,6 +447,15 @@ public class SnapshotBench {
             StringBuilder t = new StringBuilder(String.format(Locale.ROOT, "%s VmRSS MB after rounds", s.spec.label()));
             for (long[] x : s.rssEvery) t.append(String.format(Locale.ROOT, " %d: %.0f%s", x[0], x[1] / 1024.0, x == s.rssEvery.getLast() ? "" : ","));
             o.println(t);
+        }
+        for (Server s : servers) { // D204: the file is rewritten while running once it has grown; a shrink is one rewrite
+            if (s.fileBytes.isEmpty()) continue;
+            int rewrites = 0;
+            for (int i = 1; i < s.fileBytes.size(); i++) if (s.fileBytes.get(i) < s.fileBytes.get(i - 1)) rewrites++;
+            List<Long> warm = s.fileBytes.subList(Math.min(early, s.fileBytes.size() - 1), s.fileBytes.size());
+            o.printf(Locale.ROOT, "%s .mv.db after each restore: round 1 %s, largest %s (rounds > %d: %s), last %s; rewritten while running %d times%n",
+                    s.spec.label(), mb(s.fileBytes.getFirst()), mb(java.util.Collections.max(s.fileBytes)), early, mb(java.util.Collections.max(warm)),
+                    mb(s.fileBytes.getLast()), rewrites);
         }
         o.println();
         o.printf("%-6s %-9s %9s %9s %4s %10s %10s %9s %9s %10s %7s %13s %9s %14s%n", "db", "after", "VmRSS", "VmHWM", "fds", "H2 .mv.db", "pg db",

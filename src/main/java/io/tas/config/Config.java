@@ -131,7 +131,8 @@ public record Config(
                 new io.tas.store.ChangeFeed.Settings(env.millis("TAS_CHANGE_FEED_PING_MS", feed.pingEvery().toMillis(), 100, 60_000),
                         env.millis("TAS_CHANGE_FEED_PING_TIMEOUT_MS", feed.pingTimeout().toMillis(), 100, 60_000)),
                 env.oneOf("TAS_LOG_FORMAT", "text", java.util.Set.of("text", "json")),
-                env.optionalOnOff("TAS_JOURNAL"), env.integer("TAS_JOURNAL_ENTRIES", 1_000, 1, 100_000));
+                env.optionalOnOff("TAS_JOURNAL"), env.integer("TAS_JOURNAL_ENTRIES", 1_000, 1, 100_000),
+                env.integer("TAS_H2_COMPACT_GROWTH_MB", 16, 0, 1 << 20));
     }
 
     /**
@@ -175,6 +176,8 @@ public record Config(
     public Config withJournalUnlessSet() {
         return features.journal() != null ? this : with(e -> e.features = e.features.withJournal(true));
     }
+
+    public Config withH2CompactGrowthMb(int mb) { return with(e -> e.features = e.features.withH2CompactGrowthMb(mb)); }
 
     /** An on/off flag's value (--rate-limits, --cache), or Invalid naming it. */
     public static boolean onOffFlag(String flag, String value) {

@@ -54,6 +54,8 @@ public final class Database implements AutoCloseable {
     private final SQLDialect dialect;
     /** An H2 file only this process can open (H2Files.exclusive): no other node can share it (D131). */
     private final boolean exclusive;
+    /** Such a file's compaction while running (D204); null for every other database. */
+    private final H2FileUpkeep upkeep;
     /**
      * The connection this thread holds inside tx() or read(). Writes never look at it: work inside a transaction is
      * handed its Tx (issue 24), and asking for a second connection there fails instead of quietly working beside it.
@@ -64,8 +66,9 @@ public final class Database implements AutoCloseable {
     private final ThreadLocal<Boolean> sqlForbidden = new ThreadLocal<>();
 
     private Database(FairConnections requests, FairConnections writers, FairConnections control, FairConnections jobs, SQLDialect dialect,
-                     boolean exclusive) {
+                     boolean exclusive, H2FileUpkeep upkeep) {
         this.exclusive = exclusive;
+        this.upkeep = upkeep;
         this.requests = requests;
         this.writers = writers;
         this.control = control;
@@ -98,7 +101,7 @@ public final class Database implements AutoCloseable {
     Database(javax.sql.DataSource dataSource, SQLDialect dialect) {
         this(new FairConnections(dataSource, 4, CONNECTION_TIMEOUT_MS), new FairConnections(dataSource, WRITER_CONNECTIONS, CONNECTION_TIMEOUT_MS),
                 new FairConnections(dataSource, CONTROL_CONNECTIONS, CONNECTION_TIMEOUT_MS),
-                new FairConnections(dataSource, JOB_CONNECTIONS, CONNECTION_TIMEOUT_MS), dialect, false);
+                new FairConnections(dataSource, JOB_CONNECTIONS, CONNECTION_TIMEOUT_MS), dialect, false, null);
     }
 
     public static Database open(Config config) {
@@ -124,8 +127,11 @@ public final class Database implements AutoCloseable {
             }
             // Flyway opens connections of its own (it holds two while migrating), so the pool may be as small as one.
             Flyway.configure().dataSource(url, config.dbUser(), config.dbPassword()).locations("classpath:db/migration").load().migrate();
+            boolean exclusive = H2Files.exclusive(url);
+            H2FileUpkeep upkeep = exclusive ? new H2FileUpkeep(url, config.dbUser(), config.dbPassword(), H2Files.file(url).orElseThrow(),
+                    (long) config.features().h2CompactGrowthMb() << 20, List.of(requests, writers, control, jobs)) : null;
             return new Database(requests, writers, control, jobs, url.startsWith("jdbc:postgresql") ? SQLDialect.POSTGRES : SQLDialect.H2,
-                    H2Files.exclusive(url));
+                    exclusive, upkeep);
         } catch (RuntimeException e) {
             pools.forEach(FairConnections::close); // a failed migration leaves no pool behind
             throw e;
@@ -148,6 +154,7 @@ public final class Database implements AutoCloseable {
         hc.setPoolName(name);
         hc.setAutoCommit(true);
         hc.setConnectionTimeout(CONNECTION_TIMEOUT_MS);
+        hc.setAllowPoolSuspension(H2Files.exclusive(url)); // D204: paused while the file is compacted
         // The ledger writes each table's rows of a group commit as one JDBC batch; pgjdbc then sends them as
         // multi-row INSERTs, which PostgreSQL executes several times faster per row than one INSERT each.
         if (url.startsWith("jdbc:postgresql")) hc.addDataSourceProperty("reWriteBatchedInserts", "true");
@@ -344,6 +351,7 @@ public final class Database implements AutoCloseable {
 
     @Override
     public void close() {
+        if (upkeep != null) upkeep.close();
         jobs.close();
         control.close();
         writers.close();
@@ -352,6 +360,18 @@ public final class Database implements AutoCloseable {
 
     /** The job scheduler's own pool, as a DataSource (db-scheduler runs its SQL through plain JDBC). */
     public javax.sql.DataSource jobConnections() { return jobs.dataSource(); }
+
+    /**
+     * D204: an embedded H2 file that has grown since its last compaction (every chunk is appended, D114) is rewritten
+     * with its live data, callers waiting meanwhile; nothing on every other database. For the sandbox's bulk writes
+     * (a restore, a reset), which a test suite repeats hundreds of times in one process. Whether it was rewritten.
+     */
+    public boolean compactIfGrown() {
+        return upkeep != null && upkeep.compactIfGrown().compacted();
+    }
+
+    /** How many times this node has reopened the database since it opened it (D204): 0 unless an H2 file was rewritten. */
+    long openings() { return upkeep == null ? 0 : upkeep.reopenings(); }
 
     /** Whether this process alone can open the database (an embedded H2 file): then no other node shares it (D131). */
     boolean exclusive() { return exclusive; }

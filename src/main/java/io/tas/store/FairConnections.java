@@ -85,6 +85,30 @@ final class FairConnections implements ConnectionProvider, AutoCloseable {
         }
     }
 
+    /**
+     * D204: holds every new caller (HikariCP's pool suspension; they wait, and do not time out) and waits until none of
+     * the pool's connections is in use; false when some still are at the deadline. Only a pool built to be paused.
+     */
+    boolean pauseAndDrain(long deadlineNanos) {
+        var pool = ((HikariDataSource) source).getHikariPoolMXBean();
+        pool.suspendPool();
+        while (pool.getActiveConnections() > 0) {
+            if (System.nanoTime() - deadlineNanos > 0) return false;
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Closes the paused pool's idle connections (after a shutdown of the database they are dead); it opens new ones on resume. */
+    void closeIdle() { ((HikariDataSource) source).getHikariPoolMXBean().softEvictConnections(); }
+
+    void resume() { ((HikariDataSource) source).getHikariPoolMXBean().resumePool(); }
+
     @Override
     public void close() {
         if (source instanceof HikariDataSource pool) pool.close();

@@ -8,11 +8,12 @@ import org.jooq.Field;
 import org.jooq.ForeignKey;
 import org.jooq.SQLDialect;
 import org.jooq.Table;
-import org.jooq.impl.DSL;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -33,6 +34,8 @@ public final class Snapshots {
     static final List<Table<?>> WORLD = dependencyOrder();
 
     private final Database db;
+    /** H2: tables still equal to a snapshot's copies, which its restore skips (D205). */
+    private final UnchangedTables unchanged = new UnchangedTables();
 
     public Snapshots(Database db) { this.db = db; }
 
@@ -72,6 +75,7 @@ public final class Snapshots {
             }
             dsl.insertInto(CATALOG).set(new SandboxSnapshotRecord(name, schema, version, createdTime, extras.clockOffsetMillis(),
                     extras.clockFrozenAt(), extras.clockAdvanced(), extras.idNode(), extras.idLastMillis(), extras.idSequence(), rows)).execute();
+            rememberUnchanged(tx, name);
             return new Saved(name, createdTime, rows, version, extras);
         });
     }
@@ -105,12 +109,15 @@ public final class Snapshots {
             dsl.execute("lock table " + String.join(", ", WORLD.stream().map(Table::getName).toList()) + " in exclusive mode");
         }
         if (onlyDifferences) {
-            for (Table<?> t : WORLD.reversed()) {
+            // D205: on H2 the tables no one has touched since they last equalled this snapshot are left as they are.
+            Set<String> same = unchanged.unchanged(name, UnchangedTables.counts(dsl), db.openings());
+            List<Table<?>> changed = WORLD.stream().filter(t -> !same.contains(t.getName())).toList();
+            for (Table<?> t : changed.reversed()) {
                 if (t.getPrimaryKey() == null) dsl.deleteFrom(t).execute();
                 else dsl.execute("delete from " + t.getName() + " t where not exists (select 1 from " + copy(schema, t) + " s where "
                         + same(key(t), " and ") + ")");
             }
-            for (Table<?> t : WORLD) dsl.execute(merge(schema, t));
+            for (Table<?> t : changed) dsl.execute(merge(schema, t));
         } else if (dsl.dialect() == SQLDialect.POSTGRES) {
             dsl.truncate(WORLD).execute();
             for (Table<?> t : WORLD) dsl.execute("insert into " + t.getName() + " select * from " + copy(schema, t));
@@ -120,7 +127,13 @@ public final class Snapshots {
         }
         Saved saved = saved(s);
         alsoInTx.accept(tx, saved);
+        // H2 moves a table's modification count at commit (SessionLocal.markUsedTablesAsUpdated): commit what was
+        // written here, so the counts remembered below are final (D205). An identity restart's DDL commits there too;
+        // the write gate stays held until our own commit either way, and a failure after it leaves the fallback to
+        // rewrite everything.
+        if (dsl.dialect() != SQLDialect.POSTGRES) dsl.execute("commit");
         restartIdentities(dsl); // last: on H2 a restart is DDL, which commits (the write gate stays held until our commit)
+        rememberUnchanged(tx, name);
         return Optional.of(new Restored(saved, onlyDifferences));
     }
 
@@ -166,8 +179,16 @@ public final class Snapshots {
             if (found.isEmpty()) return false;
             dsl.deleteFrom(CATALOG).where(CATALOG.NAME.eq(name)).execute();
             dropSchema(dsl, found.get().getSchemaName());
+            tx.afterCommit(() -> unchanged.forget(name));
             return true;
         });
+    }
+
+    /** Every table of the world now equals name's copies: their modification counts say so until one moves (H2, D205). */
+    private void rememberUnchanged(Tx tx, String name) {
+        Map<String, Long> counts = UnchangedTables.counts(tx.dsl());
+        long opening = db.openings(); // read holding a connection: the file cannot be reopened meanwhile (D204)
+        tx.afterCommit(() -> unchanged.remember(name, counts, opening));
     }
 
     private static Saved saved(SandboxSnapshotRecord r) {
@@ -206,19 +227,25 @@ public final class Snapshots {
      * H2 restarts one by DDL, slow and a commit of its own, so only when its next value is not that already.
      */
     private static void restartIdentities(DSLContext dsl) {
-        for (Table<?> t : WORLD) {
-            if (t.getIdentity() == null) continue;
-            Field<?> f = t.getIdentity().getField();
-            Number max = (Number) dsl.select(DSL.max(f)).from(t).fetchOne(0);
-            long next = max == null ? 1 : max.longValue() + 1;
+        List<Table<?>> tables = WORLD.stream().filter(t -> t.getIdentity() != null).toList();
+        if (tables.isEmpty()) return;
+        // One statement for every table's largest value, one (H2) for every identity's next value: not two a table.
+        Map<String, Long> next = new HashMap<>();
+        dsl.fetch(tables.stream().map(t -> "select '" + t.getName() + "', max(" + t.getIdentity().getField().getName() + ") from " + t.getName())
+                .reduce((a, b) -> a + " union all " + b).orElseThrow())
+                .forEach(r -> next.put(r.get(0, String.class), r.get(1) == null ? 1 : ((Number) r.get(1)).longValue() + 1));
+        Map<String, Long> base = new HashMap<>();
+        if (dsl.dialect() != SQLDialect.POSTGRES) {
+            dsl.fetch("select lower(table_name), identity_base from information_schema.columns where lower(table_schema) = 'public' and is_identity = 'YES'")
+                    .forEach(r -> base.put(r.get(0, String.class), r.get(1) == null ? null : ((Number) r.get(1)).longValue()));
+        }
+        for (Table<?> t : tables) {
+            String column = t.getIdentity().getField().getName();
+            long n = next.get(t.getName());
             if (dsl.dialect() == SQLDialect.POSTGRES) {
-                dsl.fetch("select setval(pg_get_serial_sequence(?, ?), ?, false)", t.getName(), f.getName(), next);
-                continue;
-            }
-            Number base = (Number) dsl.fetchValue("select identity_base from information_schema.columns where lower(table_schema) = 'public' and lower(table_name) = ? and lower(column_name) = ?",
-                    t.getName(), f.getName());
-            if (base == null || base.longValue() != next) {
-                dsl.execute("alter table " + t.getName() + " alter column " + f.getName() + " restart with " + next);
+                dsl.fetch("select setval(pg_get_serial_sequence(?, ?), ?, false)", t.getName(), column, n);
+            } else if (!Long.valueOf(n).equals(base.get(t.getName()))) {
+                dsl.execute("alter table " + t.getName() + " alter column " + column + " restart with " + n);
             }
         }
     }

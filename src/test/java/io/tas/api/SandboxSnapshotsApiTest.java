@@ -104,6 +104,38 @@ class SandboxSnapshotsApiTest {
         assertThat(admin.stateHash()).isEqualTo(saved);
     }
 
+    /**
+     * D205: a restore skips (H2) the tables untouched since they last equalled that snapshot. Two snapshots restored in
+     * turn, one table changed behind the service's back (another session), and a restore of the first after the
+     * second: each lands on its own state hash, whichever tables the other restore or the stray write moved.
+     */
+    @Test
+    void twoSnapshotsRestoredInTurnEachLandOnTheirOwnState() throws Exception {
+        sandbox.saveSnapshot("a");
+        String a = admin.stateHash();
+        admin.post("/admin/v1/ledger/deposit", "{\"uid\":1000000001,\"account\":\"unified\",\"coin\":\"USDT\",\"amount\":\"5\",\"ref\":\"turn-" + kind + "\"}");
+        assertThat(main.post("/api/v3/trade/place-order", ORDER).code()).isEqualTo("00000");
+        sandbox.saveSnapshot("b");
+        String b = admin.stateHash();
+        assertThat(b).isNotEqualTo(a);
+        for (int round = 0; round < 2; round++) {
+            sandbox.restoreSnapshot("a");
+            assertThat(admin.stateHash()).as("a, round %d", round).isEqualTo(a);
+            sandbox.restoreSnapshot("b");
+            assertThat(admin.stateHash()).as("b, round %d", round).isEqualTo(b);
+        }
+        sandbox.restoreSnapshot("b"); // nothing changed since: every table skipped on H2, still b
+        assertThat(admin.stateHash()).isEqualTo(b);
+        try (var c = java.sql.DriverManager.getConnection(server.db.url(), server.db.user(), ""); var st = c.createStatement()) {
+            st.executeUpdate("update ticker set last_price = last_price + 1");
+        }
+        assertThat(admin.stateHash()).isNotEqualTo(b);
+        assertThat(sandbox.restoreSnapshot("b").get("wrote").asText()).isEqualTo("changes");
+        assertThat(admin.stateHash()).as("the stray write undone").isEqualTo(b);
+        assertThat(sandbox.restoreSnapshot("a").get("wrote").asText()).isEqualTo("changes");
+        assertThat(admin.stateHash()).isEqualTo(a);
+    }
+
     /** A restore pushes the restored account to its stream subscribers: USDT +5 by a deposit, then back. */
     @Test
     void aRestorePushesTheRestoredAccountToItsSubscribers() throws Exception {
