@@ -127,6 +127,24 @@ await check('watchPositions + watchBalance swap: a futures market buy', async ()
   return `long 1@${p.entryPrice} upl ${p.unrealizedPnl}; USDT ${b.USDT.free}/${b.USDT.used}/${b.USDT.total}`;
 });
 
+await check('watchOrders trigger (orders-algo): a take-profit on the long', async () => {
+  const watching = exD.watchOrders(P, undefined, undefined, { trigger: true });
+  await settle();
+  // The v2 TP/SL row through ccxt's own REST method: close the long 1 at mark 110, as a market order (D206).
+  const placed = await exD.privateMixPostV2MixOrderPlaceTpslOrder({ symbol: exD.market(P).id, productType: 'USDT-FUTURES',
+    marginCoin: 'USDT', planType: 'profit_plan', triggerPrice: '110', triggerType: 'mark_price', holdSide: 'long', size: '1' });
+  const id = placed.data.orderId;
+  await watching;
+  const o = await until(() => (exD.triggerOrders ?? []).find((x) => x.id === id), 'the take-profit');
+  same(o.symbol, P, 'symbol');
+  near(o.triggerPrice, '110', 'triggerPrice');
+  near(o.amount, '1', 'amount');
+  same(o.side, 'sell', 'side');
+  same(o.type, 'market', 'type');
+  same(o.status, 'open', 'status');
+  return `${o.side} ${o.amount} at trigger ${o.triggerPrice}, ${o.status}`;
+});
+
 await check('watchOrders (futures) after a close', async () => {
   const watching = exD.watchOrders(P);
   await settle();

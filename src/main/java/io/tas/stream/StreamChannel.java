@@ -39,7 +39,7 @@ record StreamChannel(boolean v2, Kind kind, String instType, Category category, 
             "kline", Kind.CANDLE);
     /** The v2 channels (websocket-wire.md "v2 classic private channels"; spot and contract public channels). */
     private static final Map<String, Kind> V2 = Map.of("account", Kind.ACCOUNT, "positions", Kind.POSITION, "orders", Kind.ORDER,
-            "fill", Kind.FILL, "ticker", Kind.TICKER, "books", Kind.INCREMENTAL_BOOK, "trade", Kind.TRADE);
+            "orders-algo", Kind.STRATEGY, "fill", Kind.FILL, "ticker", Kind.TICKER, "books", Kind.INCREMENTAL_BOOK, "trade", Kind.TRADE);
     private static final Map<String, Integer> V3_DEPTHS = Map.of("books1", 1, "books5", 5, "books15", 15, "books50", 50);
     /** The v2 spot and contract depth channels stop at books15. */
     private static final Map<String, Integer> V2_DEPTHS = Map.of("books1", 1, "books5", 5, "books15", 15);

@@ -335,8 +335,10 @@ public final class StreamHub implements AutoCloseable {
         }
     }
 
-    /** An account's orders changed (committed): its order subscribers get them (its balances come through accountsCommitted). */
-    /** Strategy orders placed, ingested or ended (the v3 strategy-order topic): pushed as the §2.19 rows show them. */
+    /**
+     * Strategy orders placed, ingested or ended: the v3 strategy-order topic as the §2.19 rows show them, the v2
+     * orders-algo channel as the classic plan channel does (D206).
+     */
     public void strategiesCommitted(long uid, List<Long> orderIds) {
         if (peers) announce("s:" + uid + ":" + String.join(",", orderIds.stream().map(String::valueOf).toList()));
         pushStrategies(uid, orderIds);
@@ -349,12 +351,27 @@ public final class StreamHub implements AutoCloseable {
             try {
                 Set<StreamConnection> mine = of(uid);
                 if (mine.stream().noneMatch(c -> c.wants(StreamChannel.Kind.STRATEGY))) return;
-                List<Object> rows = sources.strategies().orders(uid, orderIds).stream()
-                        .map(o -> (Object) io.tas.strategy.StrategyRoutes.view(o, !o.status().equals("pending"))).toList();
+                List<io.tas.strategy.StrategyOrder> orders = sources.strategies().orders(uid, orderIds);
+                if (orders.isEmpty()) return;
+                List<Object> rows = null;
+                List<io.tas.position.Position> held = null;
                 long ts = clock.millis();
                 for (StreamConnection c : mine) {
                     for (StreamConnection.Sub s : c.subscriptions()) {
-                        if (s.ready() && s.channel().kind() == StreamChannel.Kind.STRATEGY && !rows.isEmpty()) c.push(s, "snapshot", rows, ts);
+                        StreamChannel ch = s.channel();
+                        if (!s.ready() || ch.kind() != StreamChannel.Kind.STRATEGY) continue;
+                        if (!ch.v2()) {
+                            if (rows == null) rows = orders.stream().map(o -> (Object) io.tas.strategy.StrategyRoutes.view(o, !o.status().equals("pending"))).toList();
+                            c.push(s, "snapshot", rows, ts);
+                            continue;
+                        }
+                        if (held == null) held = sources.positions().open(uid);
+                        List<io.tas.position.Position> open = held;
+                        List<Object> plans = orders.stream().filter(o -> ch.covers(io.tas.account.AccountEnums.Category.fromWire(o.category()), o.symbol()))
+                                .map(o -> (Object) StreamViewsV2.algoOrder(o, open.stream().filter(p -> p.symbol().equals(o.symbol())
+                                        && p.category().wire().equals(o.category()) && p.holdSide().wire().equals(o.posSide())).findFirst().orElse(null)))
+                                .toList();
+                        if (!plans.isEmpty()) c.push(s, "snapshot", plans, ts);
                     }
                 }
                 metrics.lag(origin);
@@ -364,6 +381,7 @@ public final class StreamHub implements AutoCloseable {
         });
     }
 
+    /** An account's orders changed (committed): its order subscribers get them (its balances come through accountsCommitted). */
     public void ordersCommitted(long uid, List<Long> orderIds) {
         if (peers) announce("o:" + uid + ":" + String.join(",", orderIds.stream().map(String::valueOf).toList()));
         pushOrders(uid, orderIds);

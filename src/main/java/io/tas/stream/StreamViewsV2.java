@@ -85,6 +85,41 @@ final class StreamViewsV2 {
                 o.tradeSide() == null ? "" : o.tradeSide(), "none", "API", Long.toString(o.cTime()), Long.toString(o.uTime()));
     }
 
+    /**
+     * Contract plan channel (`orders-algo`, D206): a classic account's TP/SL (place-tpsl-order, D173) as ccxt's parseWsOrder
+     * reads a trigger order (its contract sample in pro/bitget.js): the trigger in `triggerPrice` and `price`, the limit in
+     * `executePrice` ("0" for market), `size` the part it closes ("0" for a whole-position plan, as actualSize until it
+     * runs), `planType` tp/sl, or ptp/psl for the whole position, `status` live, executed, fail_execute or cancelled.
+     * The position it closes gives posMode, margin mode and leverage (one-way and crossed when it is gone).
+     */
+    record AlgoOrder(String instId, String orderId, String clientOid, String price, String triggerPrice, String executePrice,
+                     String triggerType, String planType, String size, String actualSize, String orderType, String force,
+                     String side, String posSide, String tradeSide, String marginMode, String marginCoin, String leverage,
+                     String posMode, String reduceOnly, String status, String enterPointSource, String cTime, String uTime) {}
+
+    static AlgoOrder algoOrder(io.tas.strategy.StrategyOrder o, io.tas.position.Position held) {
+        boolean profit = o.takeProfit() != null;
+        boolean whole = o.qty() == null || o.qty().signum() == 0;
+        String trigger = Json.plain(profit ? o.takeProfit() : o.stopLoss());
+        String by = profit ? o.tpTriggerBy() : o.slTriggerBy();
+        BigDecimal limit = profit ? o.tpLimitPrice() : o.slLimitPrice();
+        String type = profit ? o.tpOrderType() : o.slOrderType();
+        String status = switch (o.status()) {
+            case "success" -> "executed";
+            case "failed" -> "fail_execute";
+            case "cancelled" -> "cancelled";
+            default -> "live"; // pending, submitting
+        };
+        boolean longSide = !"short".equals(o.posSide());
+        return new AlgoOrder(o.symbol(), Long.toString(o.orderId()), o.clientOid() == null ? "" : o.clientOid(), trigger, trigger,
+                limit == null ? "0" : Json.plain(limit), "market".equals(by) ? "fill_price" : "mark_price",
+                (whole ? "p" : "") + (profit ? "tp" : "sl"), whole ? "0" : Json.plain(o.qty()), "0", type == null ? "market" : type, "gtc",
+                longSide ? "sell" : "buy", longSide ? "long" : "short", "close",
+                held == null ? "crossed" : held.marginMode().name(), held == null ? "" : held.marginCoin(),
+                held == null ? "" : Json.plain(held.leverage()), held == null ? "one_way_mode" : held.posMode().name(), "YES", status, "API",
+                Long.toString(o.createdTime()), Long.toString(o.updatedTime()));
+    }
+
     /** A fill's fee: what was paid, negative, as the REST fills rows show it. */
     record FillFee(String feeCoin, String deduction, String totalDeductionFee, String totalFee) {}
 

@@ -127,6 +127,69 @@ class StreamV2ApiTest extends EngineServerTest {
         }
     }
 
+    /**
+     * D206: the orders-algo channel pushes a classic account's TP/SL as the plan channel does: live when placed (the
+     * orderId the REST row answered, the trigger, the part it closes, sell to close a long, the position's posMode),
+     * executed when the mark crosses it, and the reduce-only close it made shows on the orders channel.
+     */
+    @Test
+    void aTakeProfitIsPushedOnTheOrdersAlgoChannelPlacedAndExecuted() throws Exception {
+        String tag = kind.name().charAt(0) + "" + NAMES.incrementAndGet();
+        String perp = "PWA" + tag + "USDT";
+        ok(admin.post("/admin/v1/instruments", "{\"category\":\"USDT-FUTURES\",\"symbol\":\"" + perp + "\",\"baseCoin\":\"PWA" + tag
+                + "\",\"quoteCoin\":\"USDT\",\"marginCoin\":\"USDT\",\"maxLeverage\":\"50\",\"mmrTiers\":[{\"maxNotional\":\"1000000\",\"mmr\":\"0.005\"}]}"));
+        String ticker = "{\"category\":\"USDT-FUTURES\",\"symbol\":\"" + perp + "\",\"lastPrice\":\"%s\",\"ask1Price\":\"%s\",\"bid1Price\":\"%s\","
+                + "\"ask1Size\":\"10\",\"bid1Size\":\"10\",\"markPrice\":\"%s\",\"indexPrice\":\"%s\",\"fundingRate\":\"0\"}";
+        ok(admin.post("/admin/v1/tickers", String.format(ticker, "100", "100.01", "99.99", "99.99", "99.99")));
+        long uid = admin.createAccount("{\"username\":\"wsalgo-" + tag + "\",\"accountMode\":\"CLASSIC\"}");
+        Credentials creds = new Credentials(admin.createKey(uid, "Classic1", "read-and-write", "[]"), admin.lastSecret, "Classic1");
+        admin.deposit(uid, "unified", "USDT", "1000");
+        ApiClient c = server.client(creds);
+        String contract = "\"symbol\":\"" + perp + "\",\"productType\":\"USDT-FUTURES\",\"marginCoin\":\"USDT\"";
+        ok(c.post("/api/v2/mix/order/place-order", "{" + contract + ",\"marginMode\":\"crossed\",\"side\":\"buy\",\"orderType\":\"market\",\"size\":\"3\"}"));
+        try (StreamClient ws = new StreamClient(server.baseUrl(), "/v2/ws/private")) {
+            ws.login(creds, server.clock.millis(), null);
+            assertThat(ws.next(n -> n.has("event")).path("event").asText()).isEqualTo("login");
+            ws.send("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"USDT-FUTURES\",\"channel\":\"orders-algo\",\"instId\":\"default\"},"
+                    + "{\"instType\":\"USDT-FUTURES\",\"channel\":\"orders\",\"instId\":\"default\"}]}");
+            assertThat(ws.next(n -> "subscribe".equals(n.path("event").asText())).path("arg").path("channel").asText()).isEqualTo("orders-algo");
+
+            // Take profit of 2 of the 3 long at mark 105, as a market close.
+            ApiClient.Reply placed = c.post("/api/v2/mix/order/place-tpsl-order", "{" + contract + ",\"planType\":\"profit_plan\","
+                    + "\"triggerPrice\":\"105\",\"triggerType\":\"mark_price\",\"holdSide\":\"long\",\"size\":\"2\",\"clientOid\":\"tp-" + tag + "\"}");
+            ok(placed);
+            String id = placed.data().path("orderId").asText();
+            JsonNode live = ws.next(n -> is(n, "orders-algo", "USDT-FUTURES")).path("data").path(0);
+            assertThat(live.path("orderId").asText()).isEqualTo(id);
+            assertThat(live.path("clientOid").asText()).isEqualTo("tp-" + tag);
+            assertThat(live.path("instId").asText()).isEqualTo(perp);
+            assertThat(live.path("status").asText()).isEqualTo("live");
+            assertThat(live.path("triggerPrice").asText()).isEqualTo("105");
+            assertThat(live.path("price").asText()).isEqualTo("105");
+            assertThat(live.path("executePrice").asText()).isEqualTo("0");
+            assertThat(live.path("triggerType").asText()).isEqualTo("mark_price");
+            assertThat(live.path("planType").asText()).isEqualTo("tp");
+            assertThat(live.path("size").asText()).isEqualTo("2");
+            assertThat(live.path("orderType").asText()).isEqualTo("market");
+            assertThat(live.path("side").asText()).as("a long is closed by selling").isEqualTo("sell");
+            assertThat(live.path("posSide").asText()).isEqualTo("long");
+            assertThat(live.path("tradeSide").asText()).isEqualTo("close");
+            assertThat(live.path("posMode").asText()).as("ccxt parses an order without posMode as spot").isEqualTo("one_way_mode");
+            assertThat(live.path("marginMode").asText()).isEqualTo("crossed");
+
+            // The mark reaches 105: the plan runs, closing 2 at the bid 104.99.
+            ok(admin.post("/admin/v1/tickers", String.format(ticker, "105", "105.01", "104.99", "105", "105")));
+            JsonNode executed = ws.next(n -> is(n, "orders-algo", "USDT-FUTURES") && n.path("data").path(0).path("status").asText().equals("executed"))
+                    .path("data").path(0);
+            assertThat(executed.path("orderId").asText()).isEqualTo(id);
+            JsonNode close = ws.next(n -> is(n, "orders", "USDT-FUTURES") && n.path("data").path(0).path("status").asText().equals("filled")
+                    && n.path("data").path(0).path("tradeSide").asText().equals("close")).path("data").path(0);
+            assertThat(close.path("side").asText()).isEqualTo("sell");
+            assertThat(close.path("accBaseVolume").asText()).isEqualTo("2");
+            assertThat(new BigDecimal(close.path("priceAvg").asText())).isEqualByComparingTo("104.99");
+        }
+    }
+
     @Test
     void aUnifiedKeyHasNoClassicChannels() throws Exception {
         pair();

@@ -189,7 +189,7 @@ class TradingConformanceTest {
         assertThat(r.exit()).as(r.output()).isZero();
     }
 
-    /** Issue 27: ccxt.pro on a classic account, family auto-detected: the v2 channels, the incremental book's CRC-32 (D187). */
+    /** Issue 27: ccxt.pro on a classic account, family auto-detected: the v2 channels (orders-algo too, D206), the incremental book's CRC-32 (D187). */
     @Test
     void ccxtProWatchesTheClassicStreams() throws Exception {
         NodeConformance.Result r = run("ccxt-classic-streams.mjs");
@@ -201,8 +201,9 @@ class TradingConformanceTest {
                 "ok watchMyTrades + watchTrades + watchOHLCV: a fill by a ticker move (maker 2@100, fee 0.002; tape sell 2@100; candle C 100 V 2)",
                 "ok watchBalance spot after the fill (USDT 800; BASE 3.998/1)",
                 "ok watchPositions + watchBalance swap: a futures market buy (long 1@100.01 upl -0.02; USDT 9989.938994/10.001/9999.919994)",
+                "ok watchOrders trigger (orders-algo): a take-profit on the long (sell 1 at trigger 110, open)",
                 "ok watchOrders (futures) after a close (closed 1@99.99)");
-        assertThat(r.output()).containsPattern("(?m)^8 passed, 0 failed$");
+        assertThat(r.output()).containsPattern("(?m)^9 passed, 0 failed$");
         assertThat(r.exit()).as(r.output()).isZero();
     }
 }
