@@ -43,7 +43,7 @@ public class StreamsBench {
         switch (args[0]) {
             case "seed" -> seed(Path.of(args[1]), Integer.parseInt(args[2]));
             case "run" -> run(Integer.parseInt(args[1]), Integer.parseInt(args[2]), Long.parseLong(args[3]), Integer.parseInt(args[4]),
-                    Integer.parseInt(args[5]), Integer.parseInt(args[6]), Integer.parseInt(args[7]));
+                    Integer.parseInt(args[5]), Integer.parseInt(args[6]), Integer.parseInt(args[7]), args.length > 8 ? Integer.parseInt(args[8]) : 64);
             default -> throw new IllegalArgumentException(args[0]);
         }
     }
@@ -102,7 +102,7 @@ public class StreamsBench {
     static final ConcurrentLinkedQueue<Long> ORDER_LAG = new ConcurrentLinkedQueue<>(), FANOUT_LAG = new ConcurrentLinkedQueue<>();
     static volatile boolean MOVING;
 
-    static void run(int port, int adminPort, long pid, int n, int rate, int seconds, int moves) throws Exception {
+    static void run(int port, int adminPort, long pid, int n, int rate, int seconds, int moves, int threads) throws Exception {
         long rss0 = TradingBench.rssKb(pid);
         // 1. the connections, 100 per local address
         List<Client> clients = new ArrayList<>();
@@ -128,7 +128,7 @@ public class StreamsBench {
         System.out.printf(Locale.ROOT, "[streams] %d connections logged in and subscribed in %.1f s; server VmRSS %d MB -> %d MB%n",
                 n, connectSeconds, rss0 / 1024, rss1 / 1024);
 
-        // 2. RATE market orders a second, paced, from 8 keep-alive connections
+        // 2. RATE market orders a second, paced, from `threads` keep-alive connections (each waits for its answer)
         AtomicLong sent = new AtomicLong(), errors = new AtomicLong(), peak = new AtomicLong(rss1);
         long total = (long) rate * seconds;
         long start = System.nanoTime();
@@ -139,7 +139,6 @@ public class StreamsBench {
             }
         });
         List<Thread> senders = new ArrayList<>();
-        int threads = 8;
         for (int t = 0; t < threads; t++) {
             int me = t;
             senders.add(Thread.ofPlatform().start(() -> {
