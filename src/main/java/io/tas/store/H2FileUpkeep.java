@@ -76,9 +76,8 @@ final class H2FileUpkeep implements AutoCloseable {
                 }
             }
             reopenings++; // before: nobody holds a connection now, so no reader of the counts sees the old opening after this
+            shut = true; // from here the pools' connections may be dead: they are closed before anyone gets one (finally)
             shutdown();
-            shut = true;
-            for (FairConnections pool : pools) pool.closeIdle();
             compacted = H2Files.compactIfSparse(url, 0);
             compactedSize = size(); // also when it was mostly live: then it grows from here before the next try
             return new Outcome(compacted, before, compactedSize, (System.nanoTime() - started) / 1_000_000);
@@ -86,6 +85,7 @@ final class H2FileUpkeep implements AutoCloseable {
             log.warn("H2 file {} not compacted: {}", file, e.toString());
             return new Outcome(false, before, size(), (System.nanoTime() - started) / 1_000_000);
         } finally {
+            if (shut) paused.forEach(FairConnections::closeIdle); // sessions of the closed database: new ones open on resume
             paused.reversed().forEach(FairConnections::resume);
             if (shut) reopen();
             if (compacted) log.info("H2 file {} rewritten with its live data while running: {} to {} bytes, pools paused {} ms", file,
@@ -102,11 +102,12 @@ final class H2FileUpkeep implements AutoCloseable {
 
     long reopenings() { return reopenings; }
 
-    /** Opens the database again now, so that the next request does not pay for it. */
+    /** Opens the database again now, so that the next request does not pay for it (in line with the callers, D204). */
     private void reopen() {
-        try (Connection c = pools.getFirst().dataSource().getConnection()) {
-            c.isValid(1);
-        } catch (SQLException | RuntimeException e) {
+        FairConnections requests = pools.getFirst();
+        try {
+            requests.release(requests.acquire());
+        } catch (RuntimeException e) {
             log.warn("H2 file {} not reopened at once: {}", file, e.toString()); // the next caller opens it
         }
     }

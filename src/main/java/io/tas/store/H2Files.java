@@ -74,10 +74,15 @@ final class H2Files {
         return name.startsWith("mem:") || name.startsWith("tcp:") || name.startsWith("ssl:");
     }
 
+    /** Whether the file a URL opens appends every chunk (D114): only such a file grows, and is rewritten here or by D204. */
+    static boolean appendsChunks(String url) {
+        return file(url).isPresent() && settings(url).toUpperCase().contains("REUSE_SPACE=FALSE");
+    }
+
     /** Rewrites the file with its live data when it is at least minBytes and less than half live; whether it did. */
     static boolean compactIfSparse(String url, long minBytes) {
         Optional<Path> file = file(url);
-        if (file.isEmpty() || !settings(url).toUpperCase().contains("REUSE_SPACE=FALSE")) return false;
+        if (!appendsChunks(url)) return false;
         try {
             Path f = file.get();
             if (!Files.isRegularFile(f)) return false;
