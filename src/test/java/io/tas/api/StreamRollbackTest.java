@@ -27,8 +27,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * it), on H2 and PostgreSQL, an account subscribed to its order and account topics sends, in a tight loop, orders that
  * commit (limit buys that rest), orders refused before anything runs (insufficient funds, a bad quantity) and market
  * orders whose transaction fails at its last write (the public trades table is renamed away, so the fill rolls back
- * after the ledger and the order were written) and answer 40015. Exactly the committed orders are pushed, each once,
- * and the last account push equals the REST balance.
+ * after the ledger and the order were written) and answer 40015. Exactly the committed orders are pushed, each once;
+ * account pushes show committed balances only, in commit order, and the last equals the REST balance.
  */
 @ParameterizedClass
 @EnumSource(Databases.Kind.class)
@@ -103,11 +103,20 @@ class StreamRollbackTest {
                 pushed.add(lastId);
                 assertThat(pushed).as("%d rolled back, %d refused", rolledBack, refused).isEqualTo(committed);
                 assertThat(orderPushes).as("each committed order pushed once").isEqualTo(committed.size());
-                // One account update per committed order and none besides: 90, 180, ..., 2250 locked before the last.
+                // Account updates show committed states only, in commit order: 90, 180, ..., 2250 locked before the last. A
+                // busy lane pushes several commits' state once (D187's coalescing), so some may be skipped; none repeats
+                // (a push for a rolled-back or refused order would repeat the state before it) and none is another figure
+                // (a rolled-back fill's balances).
                 List<BigDecimal> locked = rest.stream().filter(n -> "account".equals(n.path("arg").path("topic").asText()) && n.has("action"))
                         .map(n -> coin(n, "locked")).toList();
-                assertThat(locked).hasSize(25);
-                for (int i = 0; i < 25; i++) assertThat(locked.get(i)).isEqualByComparingTo(BigDecimal.valueOf(90L * (i + 1)));
+                assertThat(locked).isNotEmpty().hasSizeLessThanOrEqualTo(25);
+                for (int i = 0; i < locked.size(); i++) {
+                    BigDecimal l = locked.get(i);
+                    assertThat(l.remainder(BigDecimal.valueOf(90)).signum()).as("update %d: %s locked is a committed state", i, l).isZero();
+                    assertThat(l).isBetween(BigDecimal.valueOf(90), BigDecimal.valueOf(2250));
+                    if (i > 0) assertThat(l).as("update %d after %s", i, locked.get(i - 1)).isGreaterThan(locked.get(i - 1));
+                }
+                System.out.printf("%s: %d account updates for 25 committed orders (the rest coalesced)%n", kind, locked.size());
             }
             JsonNode assets = c.get("/api/v3/account/assets").data();
             for (JsonNode a : assets.path("assets")) {
