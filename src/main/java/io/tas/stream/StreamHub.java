@@ -367,7 +367,8 @@ public final class StreamHub implements AutoCloseable {
                         }
                         if (held == null) held = sources.positions().open(uid);
                         List<io.tas.position.Position> open = held;
-                        List<Object> plans = orders.stream().filter(o -> ch.covers(io.tas.account.AccountEnums.Category.fromWire(o.category()), o.symbol()))
+                        List<Object> plans = orders.stream().filter(o -> o.takeProfit() != null || o.stopLoss() != null) // a TP/SL: the plans v2 has
+                                .filter(o -> ch.covers(io.tas.account.AccountEnums.Category.fromWire(o.category()), o.symbol()))
                                 .map(o -> (Object) StreamViewsV2.algoOrder(o, open.stream().filter(p -> p.symbol().equals(o.symbol())
                                         && p.category().wire().equals(o.category()) && p.holdSide().wire().equals(o.posSide())).findFirst().orElse(null)))
                                 .toList();
