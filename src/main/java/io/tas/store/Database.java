@@ -370,6 +370,11 @@ public final class Database implements AutoCloseable {
         return upkeep != null && upkeep.compactIfGrown().compacted();
     }
 
+    /** As compactIfGrown, with the file's sizes read while the pools were paused; empty when there is no upkeep. */
+    java.util.Optional<H2FileUpkeep.Outcome> compactIfGrownOutcome() {
+        return upkeep == null ? java.util.Optional.empty() : java.util.Optional.of(upkeep.compactIfGrown());
+    }
+
     /** How many times this node has reopened the database since it opened it (D204): 0 unless an H2 file was rewritten. */
     long openings() { return upkeep == null ? 0 : upkeep.reopenings(); }
 

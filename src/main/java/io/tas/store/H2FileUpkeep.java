@@ -88,6 +88,7 @@ final class H2FileUpkeep implements AutoCloseable {
             if (shut) paused.forEach(FairConnections::closeIdle); // sessions of the closed database: new ones open on resume
             paused.reversed().forEach(FairConnections::resume);
             if (shut) reopen();
+            if (compacted) compactedSize = Math.max(compactedSize, size()); // opening writes a chunk too: grow from there
             if (compacted) log.info("H2 file {} rewritten with its live data while running: {} to {} bytes, pools paused {} ms", file,
                     before, compactedSize, (System.nanoTime() - started) / 1_000_000);
         }

@@ -72,7 +72,8 @@ class SandboxSnapshotsOnH2FileTest {
             assertThat(failed).as("signed reads during the restores").isEmpty();
             assertThat(answered.get()).isPositive();
             assertThat(rewrites).as("rewrites over 40 restores").isGreaterThanOrEqualTo(2);
-            assertThat(sizes.getLast()).as("the file after 40 restores, against the largest it reached").isLessThan(java.util.Collections.max(sizes));
+            // Each round appends about 0.35 MB (14 MB over 40 without a rewrite); with them the file stays near its first size.
+            assertThat(java.util.Collections.max(sizes)).as("the largest the file was after a restore").isLessThan(6L << 20);
 
             // After a rewrite the service goes on as before: a deposit lands on the restored balance.
             String before = admin.balances(UID).get("unified/USDT").split("/")[0];
