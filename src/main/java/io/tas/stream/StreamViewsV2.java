@@ -86,22 +86,24 @@ final class StreamViewsV2 {
     }
 
     /**
-     * Contract plan channel (`orders-algo`, D206): a classic account's TP/SL (place-tpsl-order, D173) as ccxt's parseWsOrder
-     * reads a trigger order (its contract sample in pro/bitget.js): the trigger in `triggerPrice` and `price`, the limit in
-     * `executePrice` ("0" for market), `size` the part it closes ("0" for a whole-position plan, as actualSize until it
-     * runs), `planType` tp/sl, or ptp/psl for the whole position, `status` live, executed, fail_execute or cancelled.
-     * The position it closes gives posMode, margin mode and leverage (one-way and crossed when it is gone).
+     * Contract trigger-order channel (`orders-algo`, D206): a classic account's TP/SL (place-tpsl-order, D173) with the
+     * fields of the platform's channel page (contract/websocket/private/Plan-Order-Channel) that ccxt's parseWsOrder
+     * reads: the trigger in `triggerPrice` and `price`, the limit in `executePrice` ("0" for market), `size` the part it
+     * closes (a whole-position plan is stored with the position's size when placed, so it is pushed as tp/sl of that
+     * size: `planType` tp or sl), `status` live, executed, fail_execute or cancelled. `side` as the orders channel spells it: in hedge mode the position's
+     * direction (buy for a long) with tradeSide close, in one-way mode the closing trade's (sell for a long). The
+     * position it closes gives posMode, margin mode and leverage (one-way and crossed once it is gone).
      */
     record AlgoOrder(String instId, String orderId, String clientOid, String price, String triggerPrice, String executePrice,
-                     String triggerType, String planType, String size, String actualSize, String orderType, String force,
-                     String side, String posSide, String tradeSide, String marginMode, String marginCoin, String leverage,
-                     String posMode, String reduceOnly, String status, String enterPointSource, String cTime, String uTime) {}
+                     String triggerType, String triggerTime, String planType, String size, String actualSize, String orderType,
+                     String force, String side, String posSide, String tradeSide, String marginMode, String marginCoin,
+                     String leverage, String posMode, String reduceOnly, String status, String stopSurplusTriggerType,
+                     String stopLossTriggerType, String stpMode, String enterPointSource, String cTime, String uTime) {}
 
     static AlgoOrder algoOrder(io.tas.strategy.StrategyOrder o, io.tas.position.Position held) {
         boolean profit = o.takeProfit() != null;
-        boolean whole = o.qty() == null || o.qty().signum() == 0;
         String trigger = Json.plain(profit ? o.takeProfit() : o.stopLoss());
-        String by = profit ? o.tpTriggerBy() : o.slTriggerBy();
+        String by = "market".equals(profit ? o.tpTriggerBy() : o.slTriggerBy()) ? "fill_price" : "mark_price";
         BigDecimal limit = profit ? o.tpLimitPrice() : o.slLimitPrice();
         String type = profit ? o.tpOrderType() : o.slOrderType();
         String status = switch (o.status()) {
@@ -111,13 +113,15 @@ final class StreamViewsV2 {
             default -> "live"; // pending, submitting
         };
         boolean longSide = !"short".equals(o.posSide());
+        String posMode = held == null ? "one_way_mode" : held.posMode().name();
+        boolean hedge = posMode.equals("hedge_mode");
+        String side = hedge == longSide ? "buy" : "sell";
         return new AlgoOrder(o.symbol(), Long.toString(o.orderId()), o.clientOid() == null ? "" : o.clientOid(), trigger, trigger,
-                limit == null ? "0" : Json.plain(limit), "market".equals(by) ? "fill_price" : "mark_price",
-                (whole ? "p" : "") + (profit ? "tp" : "sl"), whole ? "0" : Json.plain(o.qty()), "0", type == null ? "market" : type, "gtc",
-                longSide ? "sell" : "buy", longSide ? "long" : "short", "close",
-                held == null ? "crossed" : held.marginMode().name(), held == null ? "" : held.marginCoin(),
-                held == null ? "" : Json.plain(held.leverage()), held == null ? "one_way_mode" : held.posMode().name(), "YES", status, "API",
-                Long.toString(o.createdTime()), Long.toString(o.updatedTime()));
+                limit == null ? "0" : Json.plain(limit), by, Long.toString(status.equals("live") ? o.createdTime() : o.updatedTime()),
+                profit ? "tp" : "sl", o.qty() == null ? "0" : Json.plain(o.qty()), "0", type == null ? "market" : type, "gtc",
+                side, longSide ? "long" : "short", "close", held == null ? "crossed" : held.marginMode().name(),
+                held == null ? "" : held.marginCoin(), held == null ? "" : Json.plain(held.leverage()), posMode, "YES", status, by, by,
+                "none", "API", Long.toString(o.createdTime()), Long.toString(o.updatedTime()));
     }
 
     /** A fill's fee: what was paid, negative, as the REST fills rows show it. */

@@ -171,7 +171,9 @@ class StreamV2ApiTest extends EngineServerTest {
             assertThat(live.path("planType").asText()).isEqualTo("tp");
             assertThat(live.path("size").asText()).isEqualTo("2");
             assertThat(live.path("orderType").asText()).isEqualTo("market");
-            assertThat(live.path("side").asText()).as("a long is closed by selling").isEqualTo("sell");
+            assertThat(live.path("side").asText()).as("one-way mode: a long is closed by selling").isEqualTo("sell");
+            assertThat(live.path("triggerTime").asText()).as("live: the platform's sample repeats cTime").isEqualTo(live.path("cTime").asText());
+            assertThat(live.path("enterPointSource").asText()).isEqualTo("API");
             assertThat(live.path("posSide").asText()).isEqualTo("long");
             assertThat(live.path("tradeSide").asText()).isEqualTo("close");
             assertThat(live.path("posMode").asText()).as("ccxt parses an order without posMode as spot").isEqualTo("one_way_mode");
@@ -187,6 +189,47 @@ class StreamV2ApiTest extends EngineServerTest {
             assertThat(close.path("side").asText()).isEqualTo("sell");
             assertThat(close.path("accBaseVolume").asText()).isEqualTo("2");
             assertThat(new BigDecimal(close.path("priceAvg").asText())).isEqualByComparingTo("104.99");
+        }
+    }
+
+    /** D206: in hedge mode the plan's side is the position's direction (buy for a long), as the orders channel spells it. */
+    @Test
+    void aHedgedStopLossIsPushedWithThePositionsDirection() throws Exception {
+        String tag = kind.name().charAt(0) + "" + NAMES.incrementAndGet();
+        String perp = "PWH" + tag + "USDT";
+        ok(admin.post("/admin/v1/instruments", "{\"category\":\"USDT-FUTURES\",\"symbol\":\"" + perp + "\",\"baseCoin\":\"PWH" + tag
+                + "\",\"quoteCoin\":\"USDT\",\"marginCoin\":\"USDT\",\"maxLeverage\":\"50\",\"mmrTiers\":[{\"maxNotional\":\"1000000\",\"mmr\":\"0.005\"}]}"));
+        ok(admin.post("/admin/v1/tickers", "{\"category\":\"USDT-FUTURES\",\"symbol\":\"" + perp + "\",\"lastPrice\":\"100\",\"ask1Price\":\"100.01\","
+                + "\"bid1Price\":\"99.99\",\"ask1Size\":\"10\",\"bid1Size\":\"10\",\"markPrice\":\"99.99\",\"indexPrice\":\"99.99\",\"fundingRate\":\"0\"}"));
+        long uid = admin.createAccount("{\"username\":\"wshedge-" + tag + "\",\"accountMode\":\"CLASSIC\"}");
+        Credentials creds = new Credentials(admin.createKey(uid, "Classic1", "read-and-write", "[]"), admin.lastSecret, "Classic1");
+        admin.deposit(uid, "unified", "USDT", "1000");
+        ApiClient c = server.client(creds);
+        ok(c.post("/api/v2/mix/account/set-position-mode", "{\"productType\":\"USDT-FUTURES\",\"posMode\":\"hedge_mode\"}"));
+        String contract = "\"symbol\":\"" + perp + "\",\"productType\":\"USDT-FUTURES\",\"marginCoin\":\"USDT\"";
+        ok(c.post("/api/v2/mix/order/place-order", "{" + contract + ",\"marginMode\":\"crossed\",\"side\":\"buy\",\"tradeSide\":\"open\","
+                + "\"orderType\":\"market\",\"size\":\"1\"}"));
+        try (StreamClient ws = new StreamClient(server.baseUrl(), "/v2/ws/private")) {
+            ws.login(creds, server.clock.millis(), null);
+            assertThat(ws.next(n -> n.has("event")).path("event").asText()).isEqualTo("login");
+            ws.send("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"USDT-FUTURES\",\"channel\":\"orders-algo\",\"instId\":\"" + perp + "\"}]}");
+            ws.next(n -> "subscribe".equals(n.path("event").asText()));
+            // A stop-loss of the whole long at mark 95, by the last price, as a limit at 94.
+            ApiClient.Reply placed = c.post("/api/v2/mix/order/place-tpsl-order", "{" + contract + ",\"planType\":\"pos_loss\","
+                    + "\"triggerPrice\":\"95\",\"triggerType\":\"fill_price\",\"executePrice\":\"94\",\"holdSide\":\"long\"}");
+            ok(placed);
+            JsonNode live = ws.next(n -> is(n, "orders-algo", "USDT-FUTURES")).path("data").path(0);
+            assertThat(live.path("orderId").asText()).isEqualTo(placed.data().path("orderId").asText());
+            // A whole-position plan is stored as a stop-loss of the position's size when placed (D206).
+            assertThat(live.path("planType").asText()).isEqualTo("sl");
+            assertThat(live.path("size").asText()).as("the long's size").isEqualTo("1");
+            assertThat(live.path("triggerType").asText()).isEqualTo("fill_price");
+            assertThat(live.path("executePrice").asText()).isEqualTo("94");
+            assertThat(live.path("orderType").asText()).isEqualTo("limit");
+            assertThat(live.path("posMode").asText()).isEqualTo("hedge_mode");
+            assertThat(live.path("side").asText()).as("hedge mode: the long's direction").isEqualTo("buy");
+            assertThat(live.path("posSide").asText()).isEqualTo("long");
+            assertThat(live.path("tradeSide").asText()).isEqualTo("close");
         }
     }
 
