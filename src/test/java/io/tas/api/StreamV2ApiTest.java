@@ -127,6 +127,24 @@ class StreamV2ApiTest extends EngineServerTest {
         }
     }
 
+    /** A perpetual of its own (ticker 100.01 / 99.99, mark 99.99) and a classic account with 1000 USDT of futures margin. */
+    private record Futures(String perp, String contract, Credentials creds, ApiClient client) {}
+
+    private static final String FUTURES_TICKER = "{\"category\":\"USDT-FUTURES\",\"symbol\":\"%s\",\"lastPrice\":\"%s\",\"ask1Price\":\"%s\","
+            + "\"bid1Price\":\"%s\",\"ask1Size\":\"10\",\"bid1Size\":\"10\",\"markPrice\":\"%s\",\"indexPrice\":\"%s\",\"fundingRate\":\"0\"}";
+
+    private Futures futures(String prefix) {
+        String tag = kind.name().charAt(0) + "" + NAMES.incrementAndGet();
+        String perp = prefix + tag + "USDT";
+        ok(admin.post("/admin/v1/instruments", "{\"category\":\"USDT-FUTURES\",\"symbol\":\"" + perp + "\",\"baseCoin\":\"" + prefix + tag
+                + "\",\"quoteCoin\":\"USDT\",\"marginCoin\":\"USDT\",\"maxLeverage\":\"50\",\"mmrTiers\":[{\"maxNotional\":\"1000000\",\"mmr\":\"0.005\"}]}"));
+        ok(admin.post("/admin/v1/tickers", String.format(FUTURES_TICKER, perp, "100", "100.01", "99.99", "99.99", "99.99")));
+        long uid = admin.createAccount("{\"username\":\"ws-" + prefix + tag + "\",\"accountMode\":\"CLASSIC\"}");
+        Credentials creds = new Credentials(admin.createKey(uid, "Classic1", "read-and-write", "[]"), admin.lastSecret, "Classic1");
+        admin.deposit(uid, "unified", "USDT", "1000");
+        return new Futures(perp, "\"symbol\":\"" + perp + "\",\"productType\":\"USDT-FUTURES\",\"marginCoin\":\"USDT\"", creds, server.client(creds));
+    }
+
     /**
      * D206: the orders-algo channel pushes a classic account's TP/SL as the plan channel does: live when placed (the
      * orderId the REST row answered, the trigger, the part it closes, sell to close a long, the position's posMode),
@@ -134,18 +152,10 @@ class StreamV2ApiTest extends EngineServerTest {
      */
     @Test
     void aTakeProfitIsPushedOnTheOrdersAlgoChannelPlacedAndExecuted() throws Exception {
-        String tag = kind.name().charAt(0) + "" + NAMES.incrementAndGet();
-        String perp = "PWA" + tag + "USDT";
-        ok(admin.post("/admin/v1/instruments", "{\"category\":\"USDT-FUTURES\",\"symbol\":\"" + perp + "\",\"baseCoin\":\"PWA" + tag
-                + "\",\"quoteCoin\":\"USDT\",\"marginCoin\":\"USDT\",\"maxLeverage\":\"50\",\"mmrTiers\":[{\"maxNotional\":\"1000000\",\"mmr\":\"0.005\"}]}"));
-        String ticker = "{\"category\":\"USDT-FUTURES\",\"symbol\":\"" + perp + "\",\"lastPrice\":\"%s\",\"ask1Price\":\"%s\",\"bid1Price\":\"%s\","
-                + "\"ask1Size\":\"10\",\"bid1Size\":\"10\",\"markPrice\":\"%s\",\"indexPrice\":\"%s\",\"fundingRate\":\"0\"}";
-        ok(admin.post("/admin/v1/tickers", String.format(ticker, "100", "100.01", "99.99", "99.99", "99.99")));
-        long uid = admin.createAccount("{\"username\":\"wsalgo-" + tag + "\",\"accountMode\":\"CLASSIC\"}");
-        Credentials creds = new Credentials(admin.createKey(uid, "Classic1", "read-and-write", "[]"), admin.lastSecret, "Classic1");
-        admin.deposit(uid, "unified", "USDT", "1000");
-        ApiClient c = server.client(creds);
-        String contract = "\"symbol\":\"" + perp + "\",\"productType\":\"USDT-FUTURES\",\"marginCoin\":\"USDT\"";
+        Futures f = futures("PWA");
+        String perp = f.perp(), contract = f.contract();
+        Credentials creds = f.creds();
+        ApiClient c = f.client();
         ok(c.post("/api/v2/mix/order/place-order", "{" + contract + ",\"marginMode\":\"crossed\",\"side\":\"buy\",\"orderType\":\"market\",\"size\":\"3\"}"));
         try (StreamClient ws = new StreamClient(server.baseUrl(), "/v2/ws/private")) {
             ws.login(creds, server.clock.millis(), null);
@@ -156,12 +166,12 @@ class StreamV2ApiTest extends EngineServerTest {
 
             // Take profit of 2 of the 3 long at mark 105, as a market close.
             ApiClient.Reply placed = c.post("/api/v2/mix/order/place-tpsl-order", "{" + contract + ",\"planType\":\"profit_plan\","
-                    + "\"triggerPrice\":\"105\",\"triggerType\":\"mark_price\",\"holdSide\":\"long\",\"size\":\"2\",\"clientOid\":\"tp-" + tag + "\"}");
+                    + "\"triggerPrice\":\"105\",\"triggerType\":\"mark_price\",\"holdSide\":\"long\",\"size\":\"2\",\"clientOid\":\"tp-" + perp + "\"}");
             ok(placed);
             String id = placed.data().path("orderId").asText();
             JsonNode live = ws.next(n -> is(n, "orders-algo", "USDT-FUTURES")).path("data").path(0);
             assertThat(live.path("orderId").asText()).isEqualTo(id);
-            assertThat(live.path("clientOid").asText()).isEqualTo("tp-" + tag);
+            assertThat(live.path("clientOid").asText()).isEqualTo("tp-" + perp);
             assertThat(live.path("instId").asText()).isEqualTo(perp);
             assertThat(live.path("status").asText()).isEqualTo("live");
             assertThat(live.path("triggerPrice").asText()).isEqualTo("105");
@@ -180,7 +190,7 @@ class StreamV2ApiTest extends EngineServerTest {
             assertThat(live.path("marginMode").asText()).isEqualTo("crossed");
 
             // The mark reaches 105: the plan runs, closing 2 at the bid 104.99.
-            ok(admin.post("/admin/v1/tickers", String.format(ticker, "105", "105.01", "104.99", "105", "105")));
+            ok(admin.post("/admin/v1/tickers", String.format(FUTURES_TICKER, perp, "105", "105.01", "104.99", "105", "105")));
             JsonNode executed = ws.next(n -> is(n, "orders-algo", "USDT-FUTURES") && n.path("data").path(0).path("status").asText().equals("executed"))
                     .path("data").path(0);
             assertThat(executed.path("orderId").asText()).isEqualTo(id);
@@ -195,18 +205,11 @@ class StreamV2ApiTest extends EngineServerTest {
     /** D206: in hedge mode the plan's side is the position's direction (buy for a long), as the orders channel spells it. */
     @Test
     void aHedgedStopLossIsPushedWithThePositionsDirection() throws Exception {
-        String tag = kind.name().charAt(0) + "" + NAMES.incrementAndGet();
-        String perp = "PWH" + tag + "USDT";
-        ok(admin.post("/admin/v1/instruments", "{\"category\":\"USDT-FUTURES\",\"symbol\":\"" + perp + "\",\"baseCoin\":\"PWH" + tag
-                + "\",\"quoteCoin\":\"USDT\",\"marginCoin\":\"USDT\",\"maxLeverage\":\"50\",\"mmrTiers\":[{\"maxNotional\":\"1000000\",\"mmr\":\"0.005\"}]}"));
-        ok(admin.post("/admin/v1/tickers", "{\"category\":\"USDT-FUTURES\",\"symbol\":\"" + perp + "\",\"lastPrice\":\"100\",\"ask1Price\":\"100.01\","
-                + "\"bid1Price\":\"99.99\",\"ask1Size\":\"10\",\"bid1Size\":\"10\",\"markPrice\":\"99.99\",\"indexPrice\":\"99.99\",\"fundingRate\":\"0\"}"));
-        long uid = admin.createAccount("{\"username\":\"wshedge-" + tag + "\",\"accountMode\":\"CLASSIC\"}");
-        Credentials creds = new Credentials(admin.createKey(uid, "Classic1", "read-and-write", "[]"), admin.lastSecret, "Classic1");
-        admin.deposit(uid, "unified", "USDT", "1000");
-        ApiClient c = server.client(creds);
+        Futures f = futures("PWH");
+        String perp = f.perp(), contract = f.contract();
+        Credentials creds = f.creds();
+        ApiClient c = f.client();
         ok(c.post("/api/v2/mix/account/set-position-mode", "{\"productType\":\"USDT-FUTURES\",\"posMode\":\"hedge_mode\"}"));
-        String contract = "\"symbol\":\"" + perp + "\",\"productType\":\"USDT-FUTURES\",\"marginCoin\":\"USDT\"";
         ok(c.post("/api/v2/mix/order/place-order", "{" + contract + ",\"marginMode\":\"crossed\",\"side\":\"buy\",\"tradeSide\":\"open\","
                 + "\"orderType\":\"market\",\"size\":\"1\"}"));
         try (StreamClient ws = new StreamClient(server.baseUrl(), "/v2/ws/private")) {
