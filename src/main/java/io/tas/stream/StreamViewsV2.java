@@ -90,9 +90,10 @@ final class StreamViewsV2 {
      * fields of the platform's channel page (contract/websocket/private/Plan-Order-Channel) that ccxt's parseWsOrder
      * reads: the trigger in `triggerPrice` and `price`, the limit in `executePrice` ("0" for market), `size` the part it
      * closes (a whole-position plan is stored with the position's size when placed, so it is pushed as tp/sl of that
-     * size: `planType` tp or sl), `status` live, executed, fail_execute or cancelled. `side` as the orders channel spells it: in hedge mode the position's
-     * direction (buy for a long) with tradeSide close, in one-way mode the closing trade's (sell for a long). The
-     * position it closes gives posMode, margin mode and leverage (one-way and crossed once it is gone).
+     * size: `planType` tp or sl), `status` live, executed, fail_execute or cancelled. `side` as the orders channel
+     * spells it: in hedge mode the position's direction (buy for a long) with tradeSide close, in one-way mode the
+     * closing trade's (sell for a long). The position it closes gives posMode, margin mode and leverage (one-way and
+     * crossed once it is gone).
      */
     record AlgoOrder(String instId, String orderId, String clientOid, String price, String triggerPrice, String executePrice,
                      String triggerType, String triggerTime, String planType, String size, String actualSize, String orderType,
