@@ -128,7 +128,7 @@ public final class Database implements AutoCloseable {
             // Flyway opens connections of its own (it holds two while migrating), so the pool may be as small as one.
             Flyway.configure().dataSource(url, config.dbUser(), config.dbPassword()).locations("classpath:db/migration").load().migrate();
             boolean exclusive = H2Files.exclusive(url);
-            H2FileUpkeep upkeep = exclusive && H2Files.appendsChunks(url) ? new H2FileUpkeep(url, config.dbUser(), config.dbPassword(), H2Files.file(url).orElseThrow(),
+            H2FileUpkeep upkeep = H2FileUpkeep.appliesTo(url) ? new H2FileUpkeep(url, config.dbUser(), config.dbPassword(), H2Files.file(url).orElseThrow(),
                     (long) config.features().h2CompactGrowthMb() << 20, List.of(requests, writers, control, jobs)) : null;
             return new Database(requests, writers, control, jobs, url.startsWith("jdbc:postgresql") ? SQLDialect.POSTGRES : SQLDialect.H2,
                     exclusive, upkeep);
@@ -154,7 +154,7 @@ public final class Database implements AutoCloseable {
         hc.setPoolName(name);
         hc.setAutoCommit(true);
         hc.setConnectionTimeout(CONNECTION_TIMEOUT_MS);
-        hc.setAllowPoolSuspension(H2Files.exclusive(url) && H2Files.appendsChunks(url)); // D204: paused while the file is rewritten
+        hc.setAllowPoolSuspension(H2FileUpkeep.appliesTo(url)); // D204: paused while the file is rewritten
         // The ledger writes each table's rows of a group commit as one JDBC batch; pgjdbc then sends them as
         // multi-row INSERTs, which PostgreSQL executes several times faster per row than one INSERT each.
         if (url.startsWith("jdbc:postgresql")) hc.addDataSourceProperty("reWriteBatchedInserts", "true");

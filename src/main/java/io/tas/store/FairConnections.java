@@ -90,7 +90,7 @@ final class FairConnections implements ConnectionProvider, AutoCloseable {
      * the pool's connections is in use; false when some still are at the deadline. Only a pool built to be paused.
      */
     boolean pauseAndDrain(long deadlineNanos) {
-        var pool = ((HikariDataSource) source).getHikariPoolMXBean();
+        var pool = hikari();
         pool.suspendPool();
         while (pool.getActiveConnections() > 0) {
             if (System.nanoTime() - deadlineNanos > 0) return false;
@@ -105,9 +105,11 @@ final class FairConnections implements ConnectionProvider, AutoCloseable {
     }
 
     /** Closes the paused pool's idle connections (after a shutdown of the database they are dead); it opens new ones on resume. */
-    void closeIdle() { ((HikariDataSource) source).getHikariPoolMXBean().softEvictConnections(); }
+    void closeIdle() { hikari().softEvictConnections(); }
 
-    void resume() { ((HikariDataSource) source).getHikariPoolMXBean().resumePool(); }
+    void resume() { hikari().resumePool(); }
+
+    private com.zaxxer.hikari.HikariPoolMXBean hikari() { return ((HikariDataSource) source).getHikariPoolMXBean(); }
 
     @Override
     public void close() {

@@ -37,8 +37,11 @@ final class H2FileUpkeep implements AutoCloseable {
     /** How many times this node closed the database to rewrite it: H2's per-table counts start again at each opening (D205). */
     private volatile long reopenings;
 
-    /** The outcome of one call: whether the file was rewritten, its size before and after, and the pause. */
-    record Outcome(boolean compacted, long bytesBefore, long bytesAfter, long pausedMillis) {}
+    /** The outcome of one call: whether the file was rewritten, and its size before and after (read with the pools paused). */
+    record Outcome(boolean compacted, long bytesBefore, long bytesAfter) {}
+
+    /** Whether a URL's database gets this upkeep: an embedded file only this process opens, appending every chunk. */
+    static boolean appliesTo(String url) { return H2Files.exclusive(url) && H2Files.appendsChunks(url); }
 
     H2FileUpkeep(String url, String user, String password, Path file, long growthBytes, List<FairConnections> pools) {
         this.url = url;
@@ -60,7 +63,7 @@ final class H2FileUpkeep implements AutoCloseable {
     synchronized Outcome compactIfGrown() {
         long before = size();
         if (before < 2 * compactedSize || before - compactedSize < growthBytes || OPEN.getOrDefault(key(), 0) != 1) {
-            return new Outcome(false, before, before, 0);
+            return new Outcome(false, before, before);
         }
         long started = System.nanoTime();
         List<FairConnections> paused = new ArrayList<>();
@@ -72,7 +75,7 @@ final class H2FileUpkeep implements AutoCloseable {
                 paused.add(pool);
                 if (!pool.pauseAndDrain(deadline)) {
                     log.warn("H2 file {} not compacted: connections still in use after {} ms", file, DRAIN_MS);
-                    return new Outcome(false, before, before, (System.nanoTime() - started) / 1_000_000);
+                    return new Outcome(false, before, before);
                 }
             }
             reopenings++; // before: nobody holds a connection now, so no reader of the counts sees the old opening after this
@@ -80,10 +83,10 @@ final class H2FileUpkeep implements AutoCloseable {
             shutdown();
             compacted = H2Files.compactIfSparse(url, 0);
             compactedSize = size(); // also when it was mostly live: then it grows from here before the next try
-            return new Outcome(compacted, before, compactedSize, (System.nanoTime() - started) / 1_000_000);
+            return new Outcome(compacted, before, compactedSize);
         } catch (SQLException | RuntimeException e) {
             log.warn("H2 file {} not compacted: {}", file, e.toString());
-            return new Outcome(false, before, size(), (System.nanoTime() - started) / 1_000_000);
+            return new Outcome(false, before, size());
         } finally {
             if (shut) paused.forEach(FairConnections::closeIdle); // sessions of the closed database: new ones open on resume
             paused.reversed().forEach(FairConnections::resume);
