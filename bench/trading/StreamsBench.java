@@ -64,6 +64,9 @@ public class StreamsBench {
         final StringBuilder partial = new StringBuilder();
         volatile boolean loggedIn;
         WebSocket ws;
+        /** The login's send: the JDK client refuses a second send while one is pending ("Send pending"), and the
+         *  login's answer may arrive before its send is marked done, so the subscribe follows it. */
+        final java.util.concurrent.CompletableFuture<WebSocket> loginSent = new java.util.concurrent.CompletableFuture<>();
 
         Client(long uid) { this.uid = uid; }
 
@@ -81,9 +84,10 @@ public class StreamsBench {
         void received(String f, long now) {
             if (!loggedIn && f.contains("\"event\":\"login\"")) {
                 loggedIn = true;
-                ws.sendText("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"UTA\",\"topic\":\"account\"},{\"instType\":\"UTA\",\"topic\":\"position\"},"
+                String subscribe = "{\"op\":\"subscribe\",\"args\":[{\"instType\":\"UTA\",\"topic\":\"account\"},{\"instType\":\"UTA\",\"topic\":\"position\"},"
                         + "{\"instType\":\"UTA\",\"topic\":\"order\"},{\"instType\":\"UTA\",\"topic\":\"fill\"},"
-                        + "{\"instType\":\"spot\",\"topic\":\"ticker\",\"symbol\":\"" + SYMBOL + "\"}]}", true);
+                        + "{\"instType\":\"spot\",\"topic\":\"ticker\",\"symbol\":\"" + SYMBOL + "\"}]}";
+                loginSent.thenCompose(sent -> sent.sendText(subscribe, true));
                 return;
             }
             if (f.contains("\"topic\":\"account\"") && f.contains("\"action\":\"snapshot\"")) snapshot.countDown();
@@ -114,7 +118,10 @@ public class StreamsBench {
             }
             Client c = new Client(UID0 + i);
             c.ws = https.getLast().newWebSocketBuilder().buildAsync(URI.create("ws://127.0.0.1:" + port + "/v3/ws/private"), c).get(30, TimeUnit.SECONDS);
-            c.ws.sendText(login(c.uid), true);
+            c.ws.sendText(login(c.uid), true).whenComplete((w, e) -> {
+                if (e == null) c.loginSent.complete(w);
+                else c.loginSent.completeExceptionally(e);
+            });
             clients.add(c);
         }
         for (Client c : clients) {

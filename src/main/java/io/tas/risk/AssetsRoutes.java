@@ -58,14 +58,17 @@ public final class AssetsRoutes implements Routes.Feature {
     private Assets assets(ApiRequest r) { return of(r.uid()); }
 
     /** The account's unified assets now (the REST row, and the WebSocket account topic's push). */
-    public Assets of(long uid) {
+    public Assets of(long uid) { return of(uid, positions.open(uid)); }
+
+    /** As of(uid), with the account's open positions already read (a stream push reads them once for two channels). */
+    public Assets of(long uid, List<io.tas.position.Position> open) {
         Map<String, BigDecimal[]> coins = new TreeMap<>(); // coin -> available, frozen, debt, upl
         for (Balance b : ledger.balances(uid)) {
             if (b.key().account() != AccountType.unified) continue;
             coins.put(b.key().coin(), new BigDecimal[]{b.available(), b.frozen(), b.debt(), BigDecimal.ZERO});
         }
         BigDecimal uplUsdt = BigDecimal.ZERO, imr = BigDecimal.ZERO, mmr = BigDecimal.ZERO;
-        for (var p : positions.open(uid)) {
+        for (var p : open) {
             PositionService.Valuation v = positions.value(p);
             BigDecimal[] row = coins.computeIfAbsent(p.marginCoin(),
                     c -> new BigDecimal[]{BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO});

@@ -121,8 +121,8 @@ public final class SpotRecords {
     }
 
     /** The fills of an account's orders made at or after `since` (the WebSocket fill topic's pushes, issue 27). */
-    public List<SpotFill> fillsOfOrders(long uid, java.util.Collection<Long> orderIds, long since) {
-        return db.read(dsl -> store.fillsOfOrders(dsl, uid, orderIds, since));
+    public List<SpotFill> fillsOfOrders(java.util.Collection<Long> uids, java.util.Collection<Long> orderIds, long since) {
+        return db.read(dsl -> store.fillsOfOrders(dsl, uids, orderIds, since));
     }
 
     /**

@@ -114,8 +114,8 @@ final class SpotStore {
     }
 
     /** An account's fills of some orders from cTime `since` on, oldest first (the spot_fill_order index). */
-    List<SpotFill> fillsOfOrders(DSLContext dsl, long uid, java.util.Collection<Long> orderIds, long since) {
-        return dsl.selectFrom(SPOT_FILL).where(SPOT_FILL.UID.eq(uid), SPOT_FILL.ORDER_ID.in(orderIds), SPOT_FILL.C_TIME.ge(since))
+    List<SpotFill> fillsOfOrders(DSLContext dsl, java.util.Collection<Long> uids, java.util.Collection<Long> orderIds, long since) {
+        return dsl.selectFrom(SPOT_FILL).where(SPOT_FILL.UID.in(uids), SPOT_FILL.ORDER_ID.in(orderIds), SPOT_FILL.C_TIME.ge(since))
                 .orderBy(SPOT_FILL.TRADE_ID).fetch(SpotStore::toFill);
     }
 

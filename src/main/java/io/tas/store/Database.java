@@ -40,6 +40,11 @@ public final class Database implements AutoCloseable {
     static final int CONTROL_CONNECTIONS = 1;
     /** Connections of the job scheduler (db-scheduler polls, picks and heartbeats on them; a job's own work uses tx()). */
     public static final int JOB_CONNECTIONS = 2;
+    /**
+     * Connections of the WebSocket pushes' reads (D207): a push reads what a commit changed, and in line behind the
+     * requests it waited 30 to 50 ms per read under load, so the pushes fell seconds behind the commits.
+     */
+    public static final int PUSH_CONNECTIONS = 4;
     /** How long a caller waits for a connection before the request fails (HikariCP's default). */
     static final long CONNECTION_TIMEOUT_MS = 30_000;
 
@@ -47,6 +52,9 @@ public final class Database implements AutoCloseable {
     private final FairConnections writers;
     private final FairConnections control;
     private final FairConnections jobs;
+    private final FairConnections pushes;
+    /** Set on the threads made by pushReaders: their read() draws from `pushes`. */
+    private final ThreadLocal<Boolean> pushReader = new ThreadLocal<>();
     /** Auto-commit context on the control connection (node lease). */
     private final DSLContext controlDsl;
     private final DSLContext dsl;
@@ -65,7 +73,8 @@ public final class Database implements AutoCloseable {
     /** Set while a ledger change decides (forbiddingSql). */
     private final ThreadLocal<Boolean> sqlForbidden = new ThreadLocal<>();
 
-    private Database(FairConnections requests, FairConnections writers, FairConnections control, FairConnections jobs, SQLDialect dialect,
+    private Database(FairConnections requests, FairConnections writers, FairConnections control, FairConnections jobs,
+                     FairConnections pushes, SQLDialect dialect,
                      boolean exclusive, H2FileUpkeep upkeep) {
         this.exclusive = exclusive;
         this.upkeep = upkeep;
@@ -73,6 +82,7 @@ public final class Database implements AutoCloseable {
         this.writers = writers;
         this.control = control;
         this.jobs = jobs;
+        this.pushes = pushes;
         // Unquoted names: H2 folds them to upper case, PostgreSQL to lower, and both match the migrations.
         Settings settings = new Settings()
                 .withRenderQuotedNames(RenderQuotedNames.NEVER)
@@ -101,7 +111,8 @@ public final class Database implements AutoCloseable {
     Database(javax.sql.DataSource dataSource, SQLDialect dialect) {
         this(new FairConnections(dataSource, 4, CONNECTION_TIMEOUT_MS), new FairConnections(dataSource, WRITER_CONNECTIONS, CONNECTION_TIMEOUT_MS),
                 new FairConnections(dataSource, CONTROL_CONNECTIONS, CONNECTION_TIMEOUT_MS),
-                new FairConnections(dataSource, JOB_CONNECTIONS, CONNECTION_TIMEOUT_MS), dialect, false, null);
+                new FairConnections(dataSource, JOB_CONNECTIONS, CONNECTION_TIMEOUT_MS),
+                new FairConnections(dataSource, PUSH_CONNECTIONS, CONNECTION_TIMEOUT_MS), dialect, false, null);
     }
 
     public static Database open(Config config) {
@@ -115,10 +126,12 @@ public final class Database implements AutoCloseable {
         // The pools first: their open connections keep an in-memory H2 database alive while Flyway works.
         List<FairConnections> pools = new ArrayList<>();
         try {
-            FairConnections requests = opened(pools, pool(config, url, "tas-db", config.dbPoolSize(), metrics), config.dbPoolSize());
-            FairConnections writers = opened(pools, pool(config, url, "tas-db-writers", WRITER_CONNECTIONS, metrics), WRITER_CONNECTIONS);
-            FairConnections control = opened(pools, pool(config, url, "tas-db-control", CONTROL_CONNECTIONS, metrics), CONTROL_CONNECTIONS);
-            FairConnections jobs = opened(pools, pool(config, url, "tas-db-jobs", JOB_CONNECTIONS, metrics), JOB_CONNECTIONS);
+            FairConnections requests = opened(pools, pool(config, url, "tas-db", config.dbPoolSize(), metrics, false), config.dbPoolSize());
+            FairConnections writers = opened(pools, pool(config, url, "tas-db-writers", WRITER_CONNECTIONS, metrics, false), WRITER_CONNECTIONS);
+            FairConnections control = opened(pools, pool(config, url, "tas-db-control", CONTROL_CONNECTIONS, metrics, false), CONTROL_CONNECTIONS);
+            FairConnections jobs = opened(pools, pool(config, url, "tas-db-jobs", JOB_CONNECTIONS, metrics, false), JOB_CONNECTIONS);
+            // Opened when a push first reads, and closed after a minute unused: a node without subscribers holds none.
+            FairConnections pushes = opened(pools, pool(config, url, "tas-db-pushes", PUSH_CONNECTIONS, metrics, true), PUSH_CONNECTIONS);
             if (metrics != null) {
                 for (var p : List.of(Map.entry("tas-db", requests), Map.entry("tas-db-writers", writers))) {
                     Gauge.builder("tas_db_connection_waiters", p.getValue(), FairConnections::waiting).tag("pool", p.getKey())
@@ -129,8 +142,8 @@ public final class Database implements AutoCloseable {
             Flyway.configure().dataSource(url, config.dbUser(), config.dbPassword()).locations("classpath:db/migration").load().migrate();
             boolean exclusive = H2Files.exclusive(url);
             H2FileUpkeep upkeep = H2FileUpkeep.appliesTo(url) ? new H2FileUpkeep(url, config.dbUser(), config.dbPassword(), H2Files.file(url).orElseThrow(),
-                    (long) config.features().h2CompactGrowthMb() << 20, List.of(requests, writers, control, jobs)) : null;
-            return new Database(requests, writers, control, jobs, url.startsWith("jdbc:postgresql") ? SQLDialect.POSTGRES : SQLDialect.H2,
+                    (long) config.features().h2CompactGrowthMb() << 20, List.of(requests, writers, control, jobs, pushes)) : null;
+            return new Database(requests, writers, control, jobs, pushes, url.startsWith("jdbc:postgresql") ? SQLDialect.POSTGRES : SQLDialect.H2,
                     exclusive, upkeep);
         } catch (RuntimeException e) {
             pools.forEach(FairConnections::close); // a failed migration leaves no pool behind
@@ -144,13 +157,18 @@ public final class Database implements AutoCloseable {
         return c;
     }
 
-    private static HikariDataSource pool(Config config, String url, String name, int size, MeterRegistry metrics) {
+    /** A lazy pool opens its connections when first asked and closes them after a minute unused. */
+    private static HikariDataSource pool(Config config, String url, String name, int size, MeterRegistry metrics, boolean lazy) {
         HikariConfig hc = new HikariConfig();
         if (url.startsWith("jdbc:h2:")) hc.setDataSource(H2WriteGate.gated(url, config.dbUser(), config.dbPassword())); // D113
         else hc.setJdbcUrl(url);
         hc.setUsername(config.dbUser());
         hc.setPassword(config.dbPassword());
         hc.setMaximumPoolSize(size);
+        if (lazy) {
+            hc.setMinimumIdle(0);
+            hc.setIdleTimeout(60_000);
+        }
         hc.setPoolName(name);
         hc.setAutoCommit(true);
         hc.setConnectionTimeout(CONNECTION_TIMEOUT_MS);
@@ -212,15 +230,27 @@ public final class Database implements AutoCloseable {
     public <T> T read(Function<DSLContext, T> work) {
         checkSqlAllowed();
         requireNoConnection("a read");
-        Connection c = requests.acquire();
+        FairConnections from = pushReader.get() != null ? pushes : requests;
+        Connection c = from.acquire();
         DSLContext session = on(c);
         held.set(session);
         try {
             return work.apply(session);
         } finally {
             held.remove();
-            requests.release(c);
+            from.release(c);
         }
+    }
+
+    /**
+     * Threads whose reads take the pushes' own connections (D207): the stream hub's account lanes and market pusher,
+     * so a push never waits in line behind the requests whose commits it reports.
+     */
+    public java.util.concurrent.ThreadFactory pushReaders(java.util.concurrent.ThreadFactory threads) {
+        return work -> threads.newThread(() -> {
+            pushReader.set(Boolean.TRUE);
+            work.run();
+        });
     }
 
     /** As tx, on the ledger writers' own connections (the group commit's batches). */
@@ -352,6 +382,7 @@ public final class Database implements AutoCloseable {
     @Override
     public void close() {
         if (upkeep != null) upkeep.close();
+        pushes.close();
         jobs.close();
         control.close();
         writers.close();

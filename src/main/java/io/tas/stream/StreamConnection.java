@@ -38,7 +38,7 @@ public final class StreamConnection implements WsListener {
         Sub(StreamChannel channel, ObjectNode arg) {
             this.channel = channel;
             this.arg = arg;
-            this.argJson = arg.toString();
+            this.argJson = Json.text(arg);
         }
 
         StreamChannel channel() { return channel; }
@@ -235,7 +235,7 @@ public final class StreamConnection implements WsListener {
             uid = caller.account().uid();
             apiKey = caller.key().accessKey();
             hub.loggedIn(this, before, uid);
-            send(Json.MAPPER.createObjectNode().put("event", "login").put("code", 0).toString()); // the number 0 (bitget-api)
+            send(Json.text(Json.MAPPER.createObjectNode().put("event", "login").put("code", 0))); // the number 0 (bitget-api)
         } catch (ApiException e) {
             error(loginCode(e.error()), e.getMessage());
         }
@@ -296,7 +296,7 @@ public final class StreamConnection implements WsListener {
                     followingBooks.decrementAndGet();
                     hub.followingBooks(-1);
                 }
-                send(Json.MAPPER.createObjectNode().put("event", "unsubscribe").set("arg", a).toString());
+                send(Json.text(Json.MAPPER.createObjectNode().put("event", "unsubscribe").set("arg", a)));
                 continue;
             }
             if (subscriptions.size() >= MAX_SUBSCRIPTIONS && !subscriptions.containsKey(k)) {
@@ -310,7 +310,7 @@ public final class StreamConnection implements WsListener {
                 }
                 return new Sub(ch, (ObjectNode) a);
             });
-            send(Json.MAPPER.createObjectNode().put("event", "subscribe").set("arg", a).toString());
+            send(Json.text(Json.MAPPER.createObjectNode().put("event", "subscribe").set("arg", a)));
             hub.subscribed(this, sub); // its snapshot, if it has one, from the pusher thread
         }
     }
@@ -364,7 +364,7 @@ public final class StreamConnection implements WsListener {
     private void error(int code, String msg, JsonNode arg) {
         ObjectNode e = Json.MAPPER.createObjectNode().put("event", "error").put("code", code).put("msg", msg);
         if (arg != null) e.set("arg", arg);
-        send(e.toString());
+        send(Json.text(e));
     }
 
     /**
@@ -376,8 +376,8 @@ public final class StreamConnection implements WsListener {
         if (queuedChars.addAndGet(text.length()) > hub.sendBufferChars()) {
             closeWhy = "slow consumer";
             closing = true;
-            outbox.add(Json.MAPPER.createObjectNode().put("event", "error").put("code", 30007)
-                    .put("msg", "request over limit, connection close: the client reads too slowly").toString());
+            outbox.add(Json.text(Json.MAPPER.createObjectNode().put("event", "error").put("code", 30007)
+                    .put("msg", "request over limit, connection close: the client reads too slowly")));
             hub.closed(this, "slow_consumer");
             hub.cutLater(this);
             drain();

@@ -25,7 +25,7 @@ import java.util.concurrent.Executors;
 public final class StreamHub implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(StreamHub.class);
     private final Set<StreamConnection> connections = ConcurrentHashMap.newKeySet();
-    private final ExecutorService pusher = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("tas-stream-push").factory());
+    private final ExecutorService pusher;
     private final java.util.concurrent.ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("tas-stream-idle").factory());
     /** The connections' writers: one virtual thread per connection while it has frames to send. */
@@ -58,6 +58,9 @@ public final class StreamHub implements AutoCloseable {
     /** Accounts whose balances changed and are not pushed yet, by lane, with when the first such commit was heard. */
     private final java.util.List<java.util.concurrent.ConcurrentHashMap<Long, Long>> pendingAccounts = new java.util.ArrayList<>();
     private final java.util.concurrent.atomic.AtomicBoolean[] drainScheduled = new java.util.concurrent.atomic.AtomicBoolean[LANES];
+    /** Order commits heard and not pushed yet, by lane, in the order heard (D207). */
+    private final java.util.List<java.util.concurrent.ConcurrentLinkedQueue<OrderNote>> pendingOrders = new java.util.ArrayList<>();
+    private final java.util.concurrent.atomic.AtomicBoolean[] ordersScheduled = new java.util.concurrent.atomic.AtomicBoolean[LANES];
 
     // Across nodes (D186): what this node commits is announced after its commit, and it pushes what the others announce.
     private static final String KEY = "ws:";
@@ -85,10 +88,14 @@ public final class StreamHub implements AutoCloseable {
         this.spot = sources.spot();
         this.market = sources.market();
         this.marketPushes = new MarketPushes(trading, sources.feed());
+        // D207: the pushes read on connections of their own, not in line behind the requests.
+        this.pusher = Executors.newSingleThreadExecutor(db.pushReaders(Thread.ofPlatform().daemon().name("tas-stream-push").factory()));
         for (int i = 0; i < LANES; i++) {
-            lanes[i] = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("tas-stream-account-" + i).factory());
+            lanes[i] = Executors.newSingleThreadExecutor(db.pushReaders(Thread.ofPlatform().daemon().name("tas-stream-account-" + i).factory()));
             pendingAccounts.add(new java.util.concurrent.ConcurrentHashMap<>());
             drainScheduled[i] = new java.util.concurrent.atomic.AtomicBoolean();
+            pendingOrders.add(new java.util.concurrent.ConcurrentLinkedQueue<>());
+            ordersScheduled[i] = new java.util.concurrent.atomic.AtomicBoolean();
         }
         this.changes = changes;
         this.db = db;
@@ -276,7 +283,7 @@ public final class StreamHub implements AutoCloseable {
                 StreamChannel ch = s.channel();
                 switch (ch.kind()) {
                     // websocket-wire.md: account and position answer a snapshot at once (position "data":[] when flat).
-                    case ACCOUNT, POSITION -> c.push(s, "snapshot", privateView(c.uid(), ch), ts);
+                    case ACCOUNT, POSITION -> c.push(s, "snapshot", privateView(c.uid(), ch, new OpenPositions(c.uid())), ts);
                     case TICKER -> market.ticker(ch.category(), ch.target())
                             .ifPresent(t -> c.push(s, "snapshot", List.of(ch.v2() ? StreamViewsV2.ticker(t) : StreamViews.ticker(t)), ts));
                     case BOOK, INCREMENTAL_BOOK, TRADE, CANDLE -> marketPushes.snapshot(connections, c, s, ts);
@@ -388,62 +395,92 @@ public final class StreamHub implements AutoCloseable {
         pushOrders(uid, orderIds);
     }
 
+    /** An order commit heard and not pushed yet: its account, its orders, and when it was heard. */
+    private record OrderNote(long uid, List<Long> orderIds, long origin) {}
+
     private void pushOrders(long uid, List<Long> orderIds) {
         boolean books = bookFollowers.get() > 0;
         if (!books && !byUid.containsKey(uid)) return;
-        long origin = System.nanoTime();
-        lane(uid).execute(() -> {
-            try {
-                List<TradeOrder> changed = trading.orders(uid, orderIds);
-                if (books) {
-                    // A resting order came, went or filled, or a trade printed: the symbol's book, trades and candles.
-                    changed.stream().map(o -> java.util.Map.entry(io.tas.marketdata.TradeTape.book(o.category()), o.symbol())).distinct()
-                            .forEach(e -> pusher.execute(() -> marketChanged(e.getKey(), e.getValue(), null, origin)));
-                }
-                Set<StreamConnection> mine = of(uid);
-                if (mine.isEmpty()) return;
-                boolean fillsWanted = mine.stream().anyMatch(c -> c.wants(StreamChannel.Kind.FILL));
-                List<Fill> fills = fillsWanted ? newFills(uid, changed) : List.of();
-                long ts = clock.millis();
-                for (StreamConnection c : mine) {
-                    for (StreamConnection.Sub s : c.subscriptions()) {
-                        StreamChannel ch = s.channel();
-                        if (!s.ready()) continue;
-                        if (ch.kind() == StreamChannel.Kind.ORDER) {
-                            List<Object> orders = changed.stream().filter(o -> ch.covers(o.category(), o.symbol()))
-                                    .map(o -> ch.v2() ? StreamViewsV2.order(o) : (Object) StreamViews.order(o)).toList();
-                            if (!orders.isEmpty()) c.push(s, "snapshot", orders, ts);
-                        } else if (ch.kind() == StreamChannel.Kind.FILL) {
-                            List<Object> made = fills.stream().filter(f -> ch.covers(f.order().category(), f.order().symbol()))
-                                    .map(f -> ch.v2() ? StreamViewsV2.fill(f.fill(), f.order()) : (Object) StreamViews.fill(f.fill(), f.order())).toList();
-                            if (!made.isEmpty()) c.push(s, "snapshot", made, ts);
-                        }
-                    }
-                }
-                metrics.lag(origin);
-            } catch (RuntimeException e) {
-                LOG.warn("pushing the orders of an account failed: {}", e.getClass().getSimpleName());
+        int lane = Math.floorMod(Long.hashCode(uid), LANES);
+        pendingOrders.get(lane).add(new OrderNote(uid, orderIds, System.nanoTime()));
+        if (ordersScheduled[lane].compareAndSet(false, true)) lanes[lane].execute(() -> drainOrders(lane));
+    }
+
+    /**
+     * D207: the order commits waiting for one lane are pushed together: their orders in one read and their fills in
+     * another, however many accounts they came from (under load a read per commit kept the lanes seconds behind). Each
+     * account's orders are pushed once, in the order their commits were heard, with their state as committed now.
+     */
+    private void drainOrders(int lane) {
+        ordersScheduled[lane].set(false); // a commit after this point schedules another drain
+        java.util.Map<Long, java.util.LinkedHashSet<Long>> idsByUid = new java.util.LinkedHashMap<>();
+        java.util.Map<Long, Long> originByUid = new java.util.HashMap<>();
+        for (OrderNote n; (n = pendingOrders.get(lane).poll()) != null; ) {
+            idsByUid.computeIfAbsent(n.uid(), u -> new java.util.LinkedHashSet<>()).addAll(n.orderIds());
+            originByUid.putIfAbsent(n.uid(), n.origin());
+        }
+        if (idsByUid.isEmpty()) return;
+        try {
+            java.util.Map<Long, TradeOrder> byId = new java.util.HashMap<>();
+            for (TradeOrder o : trading.orders(idsByUid.values().stream().flatMap(Set::stream).toList())) byId.put(o.orderId(), o);
+            java.util.Map<Long, List<TradeOrder>> changed = new java.util.LinkedHashMap<>();
+            idsByUid.forEach((uid, ids) -> changed.put(uid, ids.stream().map(byId::get).filter(o -> o != null && o.uid() == uid).toList()));
+            if (bookFollowers.get() > 0) {
+                // A resting order came, went or filled, or a trade printed: the symbols' books, trades and candles.
+                long origin = originByUid.values().stream().mapToLong(Long::longValue).min().orElseThrow();
+                changed.values().stream().flatMap(List::stream)
+                        .map(o -> java.util.Map.entry(io.tas.marketdata.TradeTape.book(o.category()), o.symbol())).distinct()
+                        .forEach(e -> pusher.execute(() -> marketChanged(e.getKey(), e.getValue(), null, origin)));
             }
-        });
+            java.util.Map<Long, List<Fill>> fills = newFills(changed);
+            long ts = clock.millis();
+            changed.forEach((uid, orders) -> {
+                for (StreamConnection c : of(uid)) pushOrdersTo(c, orders, fills.getOrDefault(uid, List.of()), ts);
+                metrics.lag(originByUid.get(uid));
+            });
+        } catch (RuntimeException e) {
+            LOG.warn("pushing the orders of {} accounts failed: {}", idsByUid.size(), e.getClass().getSimpleName());
+        }
+    }
+
+    /** One connection's order and fill channels: the changed orders and the fills they made that each channel covers. */
+    private static void pushOrdersTo(StreamConnection c, List<TradeOrder> changed, List<Fill> fills, long ts) {
+        for (StreamConnection.Sub s : c.subscriptions()) {
+            StreamChannel ch = s.channel();
+            if (!s.ready()) continue;
+            if (ch.kind() == StreamChannel.Kind.ORDER) {
+                List<Object> orders = changed.stream().filter(o -> ch.covers(o.category(), o.symbol()))
+                        .map(o -> ch.v2() ? StreamViewsV2.order(o) : (Object) StreamViews.order(o)).toList();
+                if (!orders.isEmpty()) c.push(s, "snapshot", orders, ts);
+            } else if (ch.kind() == StreamChannel.Kind.FILL) {
+                List<Object> made = fills.stream().filter(f -> ch.covers(f.order().category(), f.order().symbol()))
+                        .map(f -> ch.v2() ? StreamViewsV2.fill(f.fill(), f.order()) : (Object) StreamViews.fill(f.fill(), f.order())).toList();
+                if (!made.isEmpty()) c.push(s, "snapshot", made, ts);
+            }
+        }
     }
 
     /** A fill with its order. */
     private record Fill(io.tas.spot.SpotFill fill, TradeOrder order) {}
 
     /**
-     * The fills the orders' latest change made: a fill is stamped with its settlement's time, which is its order's uTime
-     * then. Each is pushed once (a cancel in the same millisecond as a fill finds it pushed already).
+     * The fills the orders' latest change made, by account, for the accounts with a fill subscriber here, in one read:
+     * a fill is stamped with its settlement's time, which is its order's uTime then. Each is pushed once (a cancel in
+     * the same millisecond as a fill finds it pushed already).
      */
-    private List<Fill> newFills(long uid, List<TradeOrder> orders) {
-        if (orders.isEmpty()) return List.of();
+    private java.util.Map<Long, List<Fill>> newFills(java.util.Map<Long, List<TradeOrder>> changed) {
         java.util.Map<Long, TradeOrder> byId = new java.util.HashMap<>();
-        orders.forEach(o -> byId.put(o.orderId(), o));
-        long since = orders.stream().mapToLong(TradeOrder::uTime).min().orElseThrow();
-        List<Fill> out = new java.util.ArrayList<>();
-        for (io.tas.spot.SpotFill f : spot.fillsOfOrders(uid, byId.keySet(), since)) {
+        changed.forEach((uid, orders) -> {
+            if (of(uid).stream().anyMatch(c -> c.wants(StreamChannel.Kind.FILL))) orders.forEach(o -> byId.put(o.orderId(), o));
+        });
+        if (byId.isEmpty()) return java.util.Map.of();
+        long since = byId.values().stream().mapToLong(TradeOrder::uTime).min().orElseThrow();
+        Set<Long> uids = byId.values().stream().map(TradeOrder::uid).collect(java.util.stream.Collectors.toSet());
+        java.util.Map<Long, List<Fill>> out = new java.util.HashMap<>();
+        for (io.tas.spot.SpotFill f : spot.fillsOfOrders(uids, byId.keySet(), since)) {
             TradeOrder o = byId.get(f.orderId());
-            if (o == null || f.cTime() != o.uTime() || !pushedFills.add(uid + "/" + f.tradeId())) continue;
-            out.add(new Fill(f, o));
+            if (o == null || o.uid() != f.uid() || f.cTime() != o.uTime() || !pushedFills.add(f.uid() + "/" + f.tradeId())) continue;
+            out.computeIfAbsent(f.uid(), u -> new java.util.ArrayList<>()).add(new Fill(f, o));
         }
         return out;
     }
@@ -484,12 +521,13 @@ public final class StreamHub implements AutoCloseable {
             if (origin == null) continue;
             long ts = clock.millis();
             java.util.Map<String, StreamConnection.Data> views = new java.util.HashMap<>(); // one read and one serialization per channel
+            OpenPositions open = new OpenPositions(uid); // read once for the account and position channels
             for (StreamConnection c : of(uid)) {
                 for (StreamConnection.Sub s : c.subscriptions()) {
                     StreamChannel ch = s.channel();
                     if (!s.ready() || (ch.kind() != StreamChannel.Kind.ACCOUNT && ch.kind() != StreamChannel.Kind.POSITION)) continue;
                     try {
-                        StreamConnection.Data data = views.computeIfAbsent(ch.key(), k -> StreamConnection.Data.of(privateView(uid, ch)));
+                        StreamConnection.Data data = views.computeIfAbsent(ch.key(), k -> StreamConnection.Data.of(privateView(uid, ch, open)));
                         // websocket-wire.md: the v3 topics push `update` after the snapshot; the v2 channels push snapshots.
                         c.push(s, ch.v2() ? "snapshot" : "update", data, ts);
                     } catch (RuntimeException e) {
@@ -501,19 +539,32 @@ public final class StreamHub implements AutoCloseable {
         }
     }
 
+    /** An account's open positions, read on first use and then kept (one push's channels share one read). */
+    private final class OpenPositions {
+        private final long uid;
+        private List<io.tas.position.Position> read;
+
+        OpenPositions(long uid) { this.uid = uid; }
+
+        List<io.tas.position.Position> get() {
+            if (read == null) read = positions.open(uid);
+            return read;
+        }
+    }
+
     /** The account or position channel's data for an account, as the REST rows compute it. */
-    private List<?> privateView(long uid, StreamChannel ch) {
+    private List<?> privateView(long uid, StreamChannel ch, OpenPositions open) {
         boolean account = ch.kind() == StreamChannel.Kind.ACCOUNT;
-        if (!ch.v2()) return account ? List.of(StreamViews.account(assets.of(uid))) : positionsOf(uid, null, null, false);
-        if (!account) return positionsOf(uid, ch.category(), ch.target(), true);
+        if (!ch.v2()) return account ? List.of(StreamViews.account(assets.of(uid, open.get()))) : positionsOf(open, null, null, false);
+        if (!account) return positionsOf(open, ch.category(), ch.target(), true);
         if (ch.category() == io.tas.account.AccountEnums.Category.SPOT) {
             return io.tas.trade.SpotV2Routes.assets(sources.ledger(), uid, ch.target(), clock.millis());
         }
         return sources.mixAccounts().lines(uid, ch.category()).stream().map(StreamViewsV2::account).toList();
     }
 
-    private List<?> positionsOf(long uid, io.tas.account.AccountEnums.Category category, String symbol, boolean v2) {
-        return positions.open(uid).stream()
+    private List<?> positionsOf(OpenPositions open, io.tas.account.AccountEnums.Category category, String symbol, boolean v2) {
+        return open.get().stream()
                 .filter(p -> (category == null || p.category() == category) && (symbol == null || p.symbol().equals(symbol)))
                 .map(positions::value).map(v -> v2 ? (Object) StreamViewsV2.position(v) : StreamViews.position(v)).toList();
     }
