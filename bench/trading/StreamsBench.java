@@ -130,6 +130,18 @@ public class StreamsBench {
             }
         }
         double connectSeconds = (System.nanoTime() - t0) / 1e9;
+        // As real clients do: a text ping every 20 s, or the server closes a connection idle for 2 minutes (30 s of
+        // orders plus the waits outlast that, and a closed connection misses the fan-out). One send at a time each.
+        Thread pinger = Thread.ofPlatform().daemon().start(() -> {
+            List<java.util.concurrent.CompletableFuture<WebSocket>> last = new ArrayList<>();
+            for (Client c : clients) last.add(java.util.concurrent.CompletableFuture.completedFuture(c.ws));
+            while (!Thread.currentThread().isInterrupted()) {
+                try { Thread.sleep(20_000); } catch (InterruptedException e) { return; }
+                for (int i = 0; i < clients.size(); i++) {
+                    if (last.get(i).isDone()) last.set(i, clients.get(i).ws.sendText("ping", true));
+                }
+            }
+        });
         Thread.sleep(2_000);
         long rss1 = TradingBench.rssKb(pid);
         System.out.printf(Locale.ROOT, "[streams] %d connections logged in and subscribed in %.1f s; server VmRSS %d MB -> %d MB%n",
@@ -197,6 +209,7 @@ public class StreamsBench {
                 n, sent.get(), sent.get() / orderSeconds, errors.get(), order.length, pct(order, 50), pct(order, 99), pct(order, 100),
                 moves, fan.length, pct(fan, 50), pct(fan, 99), rss0 / 1024, rss1 / 1024, rss2 / 1024, peak.get() / 1024,
                 (Math.max(peak.get(), rss2) - rss0) / 1024);
+        pinger.interrupt();
         for (Client c : clients) c.ws.abort();
     }
 
