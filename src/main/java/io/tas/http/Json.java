@@ -13,7 +13,7 @@ import java.math.BigDecimal;
 public final class Json {
     /**
      * D207: Jackson's default buffer pool is one per thread, and the server runs every connection on its own virtual
-     * thread: 5,000 WebSocket connections kept 5,000 sets of parse buffers (about 160 MB) alive. A shared pool keeps as
+     * thread: 5,000 WebSocket connections kept 5,000 sets of buffers (about 80 MB of char[]) alive. A shared pool keeps as
      * many as are in use at once (jackson-core #1266 recommends it for virtual threads).
      */
     public static final ObjectMapper MAPPER = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()

@@ -120,7 +120,7 @@ public final class SpotRecords {
         store.insertFills(dsl, fills);
     }
 
-    /** The fills of an account's orders made at or after `since` (the WebSocket fill topic's pushes, issue 27). */
+    /** The fills of some accounts' orders made at or after `since` (the WebSocket fill topic's pushes, issue 27). */
     public List<SpotFill> fillsOfOrders(java.util.Collection<Long> uids, java.util.Collection<Long> orderIds, long since) {
         return db.read(dsl -> store.fillsOfOrders(dsl, uids, orderIds, since));
     }

@@ -113,7 +113,7 @@ final class SpotStore {
         return dsl.selectFrom(SPOT_FILL).where(where).orderBy(SPOT_FILL.TRADE_ID.desc()).limit(limit).fetch(SpotStore::toFill);
     }
 
-    /** An account's fills of some orders from cTime `since` on, oldest first (the spot_fill_order index). */
+    /** Some accounts' fills of some orders from cTime `since` on, oldest first (the spot_fill_order index). */
     List<SpotFill> fillsOfOrders(DSLContext dsl, java.util.Collection<Long> uids, java.util.Collection<Long> orderIds, long since) {
         return dsl.selectFrom(SPOT_FILL).where(SPOT_FILL.UID.in(uids), SPOT_FILL.ORDER_ID.in(orderIds), SPOT_FILL.C_TIME.ge(since))
                 .orderBy(SPOT_FILL.TRADE_ID).fetch(SpotStore::toFill);

@@ -395,6 +395,9 @@ public final class StreamHub implements AutoCloseable {
         pushOrders(uid, orderIds);
     }
 
+    /** Order IDs one drain reads at most (a single commit's may be more: a sweep's page). */
+    static final int DRAIN_ORDER_IDS = 1_000;
+
     /** An order commit heard and not pushed yet: its account, its orders, and when it was heard. */
     private record OrderNote(long uid, List<Long> orderIds, long origin) {}
 
@@ -415,9 +418,14 @@ public final class StreamHub implements AutoCloseable {
         ordersScheduled[lane].set(false); // a commit after this point schedules another drain
         java.util.Map<Long, java.util.LinkedHashSet<Long>> idsByUid = new java.util.LinkedHashMap<>();
         java.util.Map<Long, Long> originByUid = new java.util.HashMap<>();
-        for (OrderNote n; (n = pendingOrders.get(lane).poll()) != null; ) {
+        int taken = 0;
+        // At most about DRAIN_ORDER_IDS a drain: the reads' IN lists stay far below the drivers' parameter limits.
+        for (OrderNote n; taken < DRAIN_ORDER_IDS && (n = pendingOrders.get(lane).poll()) != null; taken += n.orderIds().size()) {
             idsByUid.computeIfAbsent(n.uid(), u -> new java.util.LinkedHashSet<>()).addAll(n.orderIds());
             originByUid.putIfAbsent(n.uid(), n.origin());
+        }
+        if (!pendingOrders.get(lane).isEmpty() && ordersScheduled[lane].compareAndSet(false, true)) {
+            lanes[lane].execute(() -> drainOrders(lane)); // the rest, next on this lane
         }
         if (idsByUid.isEmpty()) return;
         try {
