@@ -233,7 +233,10 @@ public final class StreamHub implements AutoCloseable {
     /** A connection's books, trades or candles subscriptions changed by delta. */
     void followingBooks(int delta) { bookFollowers.addAndGet(delta); }
 
-    private ExecutorService lane(long uid) { return lanes[Math.floorMod(Long.hashCode(uid), LANES)]; }
+    private ExecutorService lane(long uid) { return lanes[laneOf(uid)]; }
+
+    /** An account's lane: its pushes run there, one after another, so they leave in commit order. */
+    private static int laneOf(long uid) { return Math.floorMod(Long.hashCode(uid), LANES); }
 
     private Set<StreamConnection> of(long uid) { return byUid.getOrDefault(uid, Set.of()); }
 
@@ -404,7 +407,7 @@ public final class StreamHub implements AutoCloseable {
     private void pushOrders(long uid, List<Long> orderIds) {
         boolean books = bookFollowers.get() > 0;
         if (!books && !byUid.containsKey(uid)) return;
-        int lane = Math.floorMod(Long.hashCode(uid), LANES);
+        int lane = laneOf(uid);
         pendingOrders.get(lane).add(new OrderNote(uid, orderIds, System.nanoTime()));
         if (ordersScheduled[lane].compareAndSet(false, true)) lanes[lane].execute(() -> drainOrders(lane));
     }
@@ -515,7 +518,7 @@ public final class StreamHub implements AutoCloseable {
         long origin = System.nanoTime();
         for (long uid : uids) {
             if (!byUid.containsKey(uid)) continue;
-            int lane = Math.floorMod(Long.hashCode(uid), LANES);
+            int lane = laneOf(uid);
             pendingAccounts.get(lane).putIfAbsent(uid, origin);
             if (drainScheduled[lane].compareAndSet(false, true)) lanes[lane].execute(() -> drainAccounts(lane));
         }
