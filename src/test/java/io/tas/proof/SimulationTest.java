@@ -31,7 +31,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 @ParameterizedClass
 @EnumSource(Databases.Kind.class)
-@org.junit.jupiter.api.Order(1) // D209: first, so the other classes run beside it (the order default is in junit-platform.properties)
 // D153: the H2 and PostgreSQL runs go side by side (the longest part of CI); each run's methods one after another.
 @org.junit.jupiter.api.parallel.Execution(org.junit.jupiter.api.parallel.ExecutionMode.CONCURRENT)
 class SimulationTest {
