@@ -378,9 +378,18 @@ public final class Ledger implements AutoCloseable {
 
     /** On a connection the caller holds (a read session of several statements). */
     public List<Balance> balances(DSLContext dsl, long uid) {
-        return store.balances(dsl, uid).stream()
-                .filter(b -> b.available().signum() != 0 || b.frozen().signum() != 0 || b.debt().signum() != 0).toList();
+        return store.balances(dsl, uid).stream().filter(Ledger::listed).toList();
     }
+
+    /** The balances of each of these accounts (none: an empty list), in one read, each as balances(uid) lists them. */
+    public java.util.Map<Long, List<Balance>> balances(java.util.Collection<Long> uids) {
+        java.util.Map<Long, List<Balance>> byUid = new java.util.HashMap<>();
+        uids.forEach(uid -> byUid.put(uid, new java.util.ArrayList<>()));
+        if (!uids.isEmpty()) db.read(dsl -> store.balances(dsl, uids)).stream().filter(Ledger::listed).forEach(b -> byUid.get(b.key().uid()).add(b));
+        return byUid;
+    }
+
+    private static boolean listed(Balance b) { return b.available().signum() != 0 || b.frozen().signum() != 0 || b.debt().signum() != 0; }
 
     /** One journal row of an account: its transaction's ID, kind, ref and time, and the row's balance, field and amount. */
     public record JournalLine(long txId, String kind, String ref, long time, String account, String field, String coin, BigDecimal amount) {}

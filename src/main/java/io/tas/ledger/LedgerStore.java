@@ -205,9 +205,13 @@ final class LedgerStore {
     }
 
     List<Balance> balances(DSLContext dsl, long uid) {
-        return dsl.selectFrom(BALANCE).where(BALANCE.UID.eq(uid)).orderBy(BALANCE.ACCOUNT_TYPE, BALANCE.COIN)
-                .fetch(r -> new Balance(new BalanceKey(r.getUid(), AccountType.valueOf(r.getAccountType()), r.getCoin()),
-                        r.getAvailable(), r.getFrozen(), r.getDebt()));
+        return dsl.selectFrom(BALANCE).where(BALANCE.UID.eq(uid)).orderBy(BALANCE.ACCOUNT_TYPE, BALANCE.COIN).fetch(LedgerStore::toBalance);
+    }
+
+    /** The balance rows of these accounts, each account's in balances(uid)'s order. */
+    List<Balance> balances(DSLContext dsl, java.util.Collection<Long> uids) {
+        return dsl.selectFrom(BALANCE).where(BALANCE.UID.in(uids)).orderBy(BALANCE.UID, BALANCE.ACCOUNT_TYPE, BALANCE.COIN)
+                .fetch(LedgerStore::toBalance);
     }
 
     /**

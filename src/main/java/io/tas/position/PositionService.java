@@ -203,6 +203,14 @@ public final class PositionService {
 
     public List<Position> open(long uid) { return db.read(dsl -> store.byStatus(dsl, uid, Status.open)); }
 
+    /** The open positions of each of these accounts (none: an empty list), in one read, each as open(uid) lists them. */
+    public java.util.Map<Long, List<Position>> open(java.util.Collection<Long> uids) {
+        java.util.Map<Long, List<Position>> byUid = new java.util.HashMap<>();
+        uids.forEach(uid -> byUid.put(uid, new java.util.ArrayList<>()));
+        if (!uids.isEmpty()) db.read(dsl -> store.byStatus(dsl, uids, Status.open)).forEach(p -> byUid.get(p.uid()).add(p));
+        return byUid;
+    }
+
     /** The accounts holding an open position in a contract (issue 27: a mark price move pushes theirs). */
     public List<Long> holders(io.tas.account.AccountEnums.Category category, String symbol) {
         return db.read(dsl -> store.holders(dsl, category.wire(), symbol));

@@ -97,6 +97,12 @@ final class PositionStore {
                 .and(FUTURES_POSITION.SYMBOL.eq(symbol)).and(FUTURES_POSITION.STATUS.eq(Status.open.name()))).fetch(FUTURES_POSITION.UID);
     }
 
+    /** The positions of these accounts in a status, each account's newest first (a stream drain's one read). */
+    List<Position> byStatus(DSLContext dsl, java.util.Collection<Long> uids, Status status) {
+        return dsl.selectFrom(FUTURES_POSITION).where(FUTURES_POSITION.UID.in(uids).and(FUTURES_POSITION.STATUS.eq(status.name())))
+                .orderBy(FUTURES_POSITION.UID, FUTURES_POSITION.ID.desc()).fetch(PositionStore::toPosition);
+    }
+
     List<Position> byStatus(DSLContext dsl, long uid, Status status) {
         return dsl.selectFrom(FUTURES_POSITION).where(FUTURES_POSITION.UID.eq(uid).and(FUTURES_POSITION.STATUS.eq(status.name())))
                 .orderBy(FUTURES_POSITION.ID.desc()).fetch(PositionStore::toPosition);

@@ -61,9 +61,12 @@ public final class AssetsRoutes implements Routes.Feature {
     public Assets of(long uid) { return of(uid, positions.open(uid)); }
 
     /** As of(uid), with the account's open positions already read (a stream push reads them once for two channels). */
-    public Assets of(long uid, List<io.tas.position.Position> open) {
+    public Assets of(long uid, List<io.tas.position.Position> open) { return of(ledger.balances(uid), open); }
+
+    /** As of(uid), from the account's balances and open positions already read (a stream drain reads many at once). */
+    public Assets of(List<Balance> balances, List<io.tas.position.Position> open) {
         Map<String, BigDecimal[]> coins = new TreeMap<>(); // coin -> available, frozen, debt, upl
-        for (Balance b : ledger.balances(uid)) {
+        for (Balance b : balances) {
             if (b.key().account() != AccountType.unified) continue;
             coins.put(b.key().coin(), new BigDecimal[]{b.available(), b.frozen(), b.debt(), BigDecimal.ZERO});
         }

@@ -286,7 +286,7 @@ public final class StreamHub implements AutoCloseable {
                 StreamChannel ch = s.channel();
                 switch (ch.kind()) {
                     // websocket-wire.md: account and position answer a snapshot at once (position "data":[] when flat).
-                    case ACCOUNT, POSITION -> c.push(s, "snapshot", privateView(c.uid(), ch, new OpenPositions(c.uid())), ts);
+                    case ACCOUNT, POSITION -> c.push(s, "snapshot", privateView(c.uid(), ch, new OpenPositions(c.uid()), null), ts);
                     case TICKER -> market.ticker(ch.category(), ch.target())
                             .ifPresent(t -> c.push(s, "snapshot", List.of(ch.v2() ? StreamViewsV2.ticker(t) : StreamViews.ticker(t)), ts));
                     case BOOK, INCREMENTAL_BOOK, TRADE, CANDLE -> marketPushes.snapshot(connections, c, s, ts);
@@ -524,21 +524,40 @@ public final class StreamHub implements AutoCloseable {
         }
     }
 
+    /** Accounts one drain pushes at most: their balances and open positions are read in one statement each. */
+    static final int DRAIN_ACCOUNTS = 1_000;
+
     private void drainAccounts(int lane) {
         drainScheduled[lane].set(false); // a commit after this point schedules another drain
         java.util.concurrent.ConcurrentHashMap<Long, Long> pending = pendingAccounts.get(lane);
-        for (Long uid : pending.keySet()) {
+        java.util.Map<Long, Long> originByUid = new java.util.LinkedHashMap<>();
+        for (java.util.Iterator<Long> it = pending.keySet().iterator(); it.hasNext() && originByUid.size() < DRAIN_ACCOUNTS; ) {
+            Long uid = it.next();
             Long origin = pending.remove(uid);
-            if (origin == null) continue;
+            if (origin != null) originByUid.put(uid, origin);
+        }
+        if (!pending.isEmpty() && drainScheduled[lane].compareAndSet(false, true)) {
+            lanes[lane].execute(() -> drainAccounts(lane)); // the rest, next on this lane
+        }
+        if (originByUid.isEmpty()) return;
+        AccountReads reads;
+        try {
+            reads = readAccounts(originByUid.keySet());
+        } catch (RuntimeException e) {
+            LOG.warn("reading the accounts to push failed: {}", e.getClass().getSimpleName());
+            return;
+        }
+        originByUid.forEach((uid, origin) -> {
             long ts = clock.millis();
-            java.util.Map<String, StreamConnection.Data> views = new java.util.HashMap<>(); // one read and one serialization per channel
-            OpenPositions open = new OpenPositions(uid); // read once for the account and position channels
+            java.util.Map<String, StreamConnection.Data> views = new java.util.HashMap<>(); // one serialization per channel
+            OpenPositions open = new OpenPositions(uid, reads.open().get(uid));
             for (StreamConnection c : of(uid)) {
                 for (StreamConnection.Sub s : c.subscriptions()) {
                     StreamChannel ch = s.channel();
-                    if (!s.ready() || (ch.kind() != StreamChannel.Kind.ACCOUNT && ch.kind() != StreamChannel.Kind.POSITION)) continue;
+                    if (!s.ready() || !pushedOnCommit(ch)) continue;
                     try {
-                        StreamConnection.Data data = views.computeIfAbsent(ch.key(), k -> StreamConnection.Data.of(privateView(uid, ch, open)));
+                        StreamConnection.Data data = views.computeIfAbsent(ch.key(),
+                                k -> StreamConnection.Data.of(privateView(uid, ch, open, reads.balances().get(uid))));
                         // websocket-wire.md: the v3 topics push `update` after the snapshot; the v2 channels push snapshots.
                         c.push(s, ch.v2() ? "snapshot" : "update", data, ts);
                     } catch (RuntimeException e) {
@@ -547,15 +566,49 @@ public final class StreamHub implements AutoCloseable {
                 }
             }
             metrics.lag(origin);
-        }
+        });
     }
 
-    /** An account's open positions, read on first use and then kept (one push's channels share one read). */
+    private static boolean pushedOnCommit(StreamChannel ch) {
+        return ch.kind() == StreamChannel.Kind.ACCOUNT || ch.kind() == StreamChannel.Kind.POSITION;
+    }
+
+    /** A drain's accounts' open positions and unified balances, for those whose channels show them (null: not read). */
+    private record AccountReads(java.util.Map<Long, List<io.tas.position.Position>> open,
+                                java.util.Map<Long, List<io.tas.ledger.LedgerTypes.Balance>> balances) {}
+
+    /**
+     * Reads once, for all the drain's accounts, what their subscribed channels show: open positions for the v3 account
+     * topic and every position channel, balances for the v3 account topic (the v2 account channels read their own).
+     */
+    private AccountReads readAccounts(Set<Long> uids) {
+        Set<Long> positionsOf = new java.util.HashSet<>(), balancesOf = new java.util.HashSet<>();
+        for (long uid : uids) {
+            for (StreamConnection c : of(uid)) {
+                for (StreamConnection.Sub s : c.subscriptions()) {
+                    StreamChannel ch = s.channel();
+                    if (!s.ready() || !pushedOnCommit(ch)) continue;
+                    boolean account = ch.kind() == StreamChannel.Kind.ACCOUNT;
+                    if (!ch.v2() || !account) positionsOf.add(uid);
+                    if (!ch.v2() && account) balancesOf.add(uid);
+                }
+            }
+        }
+        return new AccountReads(positionsOf.isEmpty() ? java.util.Map.of() : positions.open(positionsOf),
+                balancesOf.isEmpty() ? java.util.Map.of() : sources.ledger().balances(balancesOf));
+    }
+
+    /** An account's open positions, as a drain read them, or read on first use (a snapshot on subscribe). */
     private final class OpenPositions {
         private final long uid;
         private List<io.tas.position.Position> read;
 
-        OpenPositions(long uid) { this.uid = uid; }
+        OpenPositions(long uid) { this(uid, null); }
+
+        OpenPositions(long uid, List<io.tas.position.Position> read) {
+            this.uid = uid;
+            this.read = read;
+        }
 
         List<io.tas.position.Position> get() {
             if (read == null) read = positions.open(uid);
@@ -564,9 +617,12 @@ public final class StreamHub implements AutoCloseable {
     }
 
     /** The account or position channel's data for an account, as the REST rows compute it. */
-    private List<?> privateView(long uid, StreamChannel ch, OpenPositions open) {
+    private List<?> privateView(long uid, StreamChannel ch, OpenPositions open, List<io.tas.ledger.LedgerTypes.Balance> balances) {
         boolean account = ch.kind() == StreamChannel.Kind.ACCOUNT;
-        if (!ch.v2()) return account ? List.of(StreamViews.account(assets.of(uid, open.get()))) : positionsOf(open, null, null, false);
+        if (!ch.v2() && account) {
+            return List.of(StreamViews.account(balances == null ? assets.of(uid, open.get()) : assets.of(balances, open.get())));
+        }
+        if (!ch.v2()) return positionsOf(open, null, null, false);
         if (!account) return positionsOf(open, ch.category(), ch.target(), true);
         if (ch.category() == io.tas.account.AccountEnums.Category.SPOT) {
             return io.tas.trade.SpotV2Routes.assets(sources.ledger(), uid, ch.target(), clock.millis());

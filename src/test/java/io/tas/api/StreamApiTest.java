@@ -146,6 +146,56 @@ class StreamApiTest extends EngineServerTest {
         }
     }
 
+    /**
+     * A drain pushes many accounts from one read of their balances and positions (D210): a mark move pushes six holders
+     * at once (four lanes, so at least two share a drain), each with its own figures: long n @ 100, mark 105 -> unrealised
+     * PnL 5n on both topics; the USDT each was funded with (1,000 + 100n) as its own REST assets row shows it.
+     */
+    @Test
+    void aDrainOfManyAccountsPushesEachItsOwnFigures() throws Exception {
+        setUp();
+        String perp = base + "DUSDT";
+        ok(admin.post("/admin/v1/instruments", "{\"category\":\"USDT-FUTURES\",\"symbol\":\"" + perp + "\",\"baseCoin\":\"" + base
+                + "D\",\"quoteCoin\":\"USDT\",\"marginCoin\":\"USDT\",\"maxLeverage\":20,\"mmrTiers\":[{\"maxNotional\":100000,\"mmr\":\"0.005\"}]}"));
+        futuresTicker(perp, "100", "100");
+        java.util.List<StreamClient> clients = new java.util.ArrayList<>();
+        java.util.List<ApiClient> rest = new java.util.ArrayList<>();
+        java.util.Set<BigDecimal> balances = new java.util.HashSet<>();
+        try {
+            for (int n = 1; n <= 6; n++) {
+                Credentials creds = admin.fundedAccount("drain-" + base + "-" + n, "USDT", Integer.toString(1000 + 100 * n));
+                ok(admin.post("/admin/v1/positions", "{\"uid\":" + admin.lastUid + ",\"category\":\"USDT-FUTURES\",\"symbol\":\"" + perp
+                        + "\",\"holdSide\":\"long\",\"marginMode\":\"crossed\",\"leverage\":10,\"size\":\"" + n + "\",\"price\":\"100\",\"fee\":\"0\"}"));
+                StreamClient ws = new StreamClient(server.baseUrl(), "/v3/ws/private");
+                clients.add(ws);
+                rest.add(server.client(creds));
+                ws.login(creds, server.clock.millis(), null);
+                ws.next(m -> "login".equals(m.path("event").asText()));
+                ws.send("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"UTA\",\"topic\":\"account\"},{\"instType\":\"UTA\",\"topic\":\"position\"}]}");
+                ws.next(m -> is(m, "account", "snapshot"));
+                ws.next(m -> is(m, "position", "snapshot"));
+            }
+            futuresTicker(perp, "105", "105"); // one mark move: the six holders' pushes wait on their lanes together
+            for (int n = 1; n <= 6; n++) {
+                StreamClient ws = clients.get(n - 1);
+                JsonNode position = ws.next(m -> is(m, "position", "update")).path("data").get(0);
+                assertThat(new BigDecimal(position.path("size").asText())).isEqualByComparingTo(Integer.toString(n));
+                assertThat(new BigDecimal(position.path("unrealisedPnl").asText())).isEqualByComparingTo(Integer.toString(5 * n));
+                JsonNode account = ws.next(m -> is(m, "account", "update"));
+                assertThat(new BigDecimal(account.path("data").path(0).path("unrealisedPnL").asText())).isEqualByComparingTo(Integer.toString(5 * n));
+                ApiClient.Reply assets = rest.get(n - 1).get("/api/v3/account/assets");
+                ok(assets);
+                BigDecimal restBalance = null;
+                for (JsonNode a : assets.data().path("assets")) if (a.path("coin").asText().equals("USDT")) restBalance = new BigDecimal(a.path("balance").asText());
+                assertThat(coin(account, "USDT", "balance")).isEqualByComparingTo(restBalance);
+                balances.add(restBalance.stripTrailingZeros());
+            }
+            assertThat(balances).hasSize(6); // six different balances: a push of another account's would not match its REST row
+        } finally {
+            for (StreamClient ws : clients) ws.close();
+        }
+    }
+
     private void futuresTicker(String symbol, String last, String mark) {
         ok(admin.post("/admin/v1/tickers", "{\"category\":\"USDT-FUTURES\",\"symbol\":\"" + symbol + "\",\"lastPrice\":\"" + last
                 + "\",\"ask1Price\":\"" + last + "\",\"bid1Price\":\"" + last + "\",\"ask1Size\":\"5\",\"bid1Size\":\"5\",\"markPrice\":\""
