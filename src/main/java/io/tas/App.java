@@ -364,6 +364,9 @@ public final class App implements AutoCloseable {
     /** The node's WebSocket streams (tests count connections). */
     public io.tas.stream.StreamHub streams() { return streams; }
 
+    /** This node's change feed (tests wait until it listens). */
+    public ChangeFeed changes() { return changes; }
+
     /** The control plane (provisioning, money, records, seeds, sandbox controls), for in-process callers such as tests. */
     public AdminSurface admin() { return admin; }
 

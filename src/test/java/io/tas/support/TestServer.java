@@ -33,6 +33,24 @@ public final class TestServer implements AutoCloseable {
         this.ownsDb = ownsDb;
         this.rateLimits = rateLimits;
         this.configure = configure;
+        awaitChangeFeed(app);
+    }
+
+    /**
+     * Waits (at most 10 s) until the node listens on the change feed, as a node in service does. Its first LISTEN tells
+     * the node that anything may have changed, which pushes every subscribed account again (StreamHub.resync): a test
+     * that subscribed before it, on a loaded box, would see that push as a repeat.
+     */
+    private static void awaitChangeFeed(App app) {
+        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (!app.changes().inSync() && System.nanoTime() < until) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
     }
 
     /** A server with rate limits on and settings changed from the test defaults (say, a Redis URL). */
