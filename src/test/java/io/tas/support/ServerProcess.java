@@ -24,7 +24,7 @@ public final class ServerProcess {
 
     private static List<String> launcherFlags() {
         try {
-            Process p = new ProcessBuilder("bash", "tas", "jvm-options").redirectErrorStream(true).start();
+            Process p = new ProcessBuilder("bash", "tas", "jvm-options").redirectError(ProcessBuilder.Redirect.INHERIT).start(); // stdout: the flags only
             String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
             if (p.waitFor() != 0) throw new IllegalStateException("./tas jvm-options failed: " + out);
             return out.isEmpty() ? List.of() : List.of(out.split("\\s+"));
