@@ -238,6 +238,11 @@ public final class StreamHub implements AutoCloseable {
     /** An account's lane: its pushes run there, one after another, so they leave in commit order. */
     private static int laneOf(long uid) { return Math.floorMod(Long.hashCode(uid), LANES); }
 
+    /** Runs a drain on the lane unless one is waiting there already (a drain clears its flag first thing). */
+    private void schedule(java.util.concurrent.atomic.AtomicBoolean[] scheduled, int lane, java.util.function.IntConsumer drain) {
+        if (scheduled[lane].compareAndSet(false, true)) lanes[lane].execute(() -> drain.accept(lane));
+    }
+
     private Set<StreamConnection> of(long uid) { return byUid.getOrDefault(uid, Set.of()); }
 
     /** The socket of a slow consumer is cut if it has not taken its close by then. */
@@ -409,7 +414,7 @@ public final class StreamHub implements AutoCloseable {
         if (!books && !byUid.containsKey(uid)) return;
         int lane = laneOf(uid);
         pendingOrders.get(lane).add(new OrderNote(uid, orderIds, System.nanoTime()));
-        if (ordersScheduled[lane].compareAndSet(false, true)) lanes[lane].execute(() -> drainOrders(lane));
+        schedule(ordersScheduled, lane, this::drainOrders);
     }
 
     /**
@@ -427,9 +432,7 @@ public final class StreamHub implements AutoCloseable {
             idsByUid.computeIfAbsent(n.uid(), u -> new java.util.LinkedHashSet<>()).addAll(n.orderIds());
             originByUid.putIfAbsent(n.uid(), n.origin());
         }
-        if (!pendingOrders.get(lane).isEmpty() && ordersScheduled[lane].compareAndSet(false, true)) {
-            lanes[lane].execute(() -> drainOrders(lane)); // the rest, next on this lane
-        }
+        if (!pendingOrders.get(lane).isEmpty()) schedule(ordersScheduled, lane, this::drainOrders); // the rest, next on this lane
         if (idsByUid.isEmpty()) return;
         try {
             java.util.Map<Long, TradeOrder> byId = new java.util.HashMap<>();
@@ -520,7 +523,7 @@ public final class StreamHub implements AutoCloseable {
             if (!byUid.containsKey(uid)) continue;
             int lane = laneOf(uid);
             pendingAccounts.get(lane).putIfAbsent(uid, origin);
-            if (drainScheduled[lane].compareAndSet(false, true)) lanes[lane].execute(() -> drainAccounts(lane));
+            schedule(drainScheduled, lane, this::drainAccounts);
         }
     }
 
@@ -536,9 +539,7 @@ public final class StreamHub implements AutoCloseable {
             Long origin = pending.remove(uid);
             if (origin != null) originByUid.put(uid, origin);
         }
-        if (!pending.isEmpty() && drainScheduled[lane].compareAndSet(false, true)) {
-            lanes[lane].execute(() -> drainAccounts(lane)); // the rest, next on this lane
-        }
+        if (!pending.isEmpty()) schedule(drainScheduled, lane, this::drainAccounts); // the rest, next on this lane
         if (originByUid.isEmpty()) return;
         AccountReads reads;
         try {
@@ -554,7 +555,7 @@ public final class StreamHub implements AutoCloseable {
             for (StreamConnection c : of(uid)) {
                 for (StreamConnection.Sub s : c.subscriptions()) {
                     StreamChannel ch = s.channel();
-                    if (!s.ready() || !pushedOnCommit(ch)) continue;
+                    if (!s.ready() || (ch.kind() != StreamChannel.Kind.ACCOUNT && ch.kind() != StreamChannel.Kind.POSITION)) continue;
                     try {
                         StreamConnection.Data data = views.computeIfAbsent(ch.key(),
                                 k -> StreamConnection.Data.of(privateView(uid, ch, open, reads.balances().get(uid))));
@@ -569,33 +570,13 @@ public final class StreamHub implements AutoCloseable {
         });
     }
 
-    private static boolean pushedOnCommit(StreamChannel ch) {
-        return ch.kind() == StreamChannel.Kind.ACCOUNT || ch.kind() == StreamChannel.Kind.POSITION;
-    }
-
-    /** A drain's accounts' open positions and unified balances, for those whose channels show them (null: not read). */
+    /** A drain's accounts' open positions and balances, each read once for all of them. */
     private record AccountReads(java.util.Map<Long, List<io.tas.position.Position>> open,
                                 java.util.Map<Long, List<io.tas.ledger.LedgerTypes.Balance>> balances) {}
 
-    /**
-     * Reads once, for all the drain's accounts, what their subscribed channels show: open positions for the v3 account
-     * topic and every position channel, balances for the v3 account topic (the v2 account channels read their own).
-     */
+    /** What the drain's accounts' channels show, in one statement each (the v2 account channels read their own rows). */
     private AccountReads readAccounts(Set<Long> uids) {
-        Set<Long> positionsOf = new java.util.HashSet<>(), balancesOf = new java.util.HashSet<>();
-        for (long uid : uids) {
-            for (StreamConnection c : of(uid)) {
-                for (StreamConnection.Sub s : c.subscriptions()) {
-                    StreamChannel ch = s.channel();
-                    if (!s.ready() || !pushedOnCommit(ch)) continue;
-                    boolean account = ch.kind() == StreamChannel.Kind.ACCOUNT;
-                    if (!ch.v2() || !account) positionsOf.add(uid);
-                    if (!ch.v2() && account) balancesOf.add(uid);
-                }
-            }
-        }
-        return new AccountReads(positionsOf.isEmpty() ? java.util.Map.of() : positions.open(positionsOf),
-                balancesOf.isEmpty() ? java.util.Map.of() : sources.ledger().balances(balancesOf));
+        return new AccountReads(positions.open(uids), sources.ledger().balances(uids));
     }
 
     /** An account's open positions, as a drain read them, or read on first use (a snapshot on subscribe). */
