@@ -1,7 +1,3 @@
-import java.net.InetAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,7 +6,6 @@ import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -21,9 +16,9 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Issue 27's stream benchmarks (bench/run trading --targets streams). A program of two files (java StreamsBench.java
- * finds TradingBench.java beside it, JEP 458): TradingBench's signed HTTP client and account seed. Loopback only; every
- * loop is bounded in count and time.
+ * Issue 27's stream benchmarks (bench/run trading --targets streams). A program of three files (java StreamsBench.java
+ * finds the others beside it, JEP 458): TradingBench's signed HTTP client and account seed, and LeanWebSockets, the
+ * clients read by one selector thread. Loopback only; every loop is bounded in count and time.
  *
  *   seed  OUT_DIR N       streams-seed.yaml: N unified accounts (one key each, 1,000,000 USDT and 10,000 WSB) and the
  *                         pair WSBUSDT (100.01 / 99.99, 1,000,000 a level, so every market order fills at level 1)
@@ -32,7 +27,8 @@ import javax.crypto.spec.SecretKeySpec;
  *            and subscribed to account, position, order and fill (UTA) and the WSBUSDT ticker; all account snapshots in;
  *         2. RATE market orders a second for SECONDS, account i % N each: every `order` push of a filled order is timed
  *            from its updatedTime (the order's commit time, the server's clock) to its arrival;
- *         3. MOVES ticker moves 300 ms apart: every ticker push on every connection timed from the ticker's ts;
+ *         3. MOVES ticker moves 300 ms apart, after 3 untimed ones: every ticker push on every connection timed from
+ *            the ticker's ts;
  *         the server's VmRSS before the connections, after them, after the orders (and its peak while they run).
  */
 public class StreamsBench {
@@ -58,28 +54,13 @@ public class StreamsBench {
     }
 
     /** One connection's received frames, timed on arrival. */
-    static final class Client implements WebSocket.Listener {
+    static final class Client {
         final long uid;
         final CountDownLatch snapshot = new CountDownLatch(1);
-        final StringBuilder partial = new StringBuilder();
         volatile boolean loggedIn;
-        WebSocket ws;
-        /** The login's send: the JDK client refuses a second send while one is pending ("Send pending"), and the
-         *  login's answer may arrive before its send is marked done, so the subscribe follows it. */
-        final java.util.concurrent.CompletableFuture<WebSocket> loginSent = new java.util.concurrent.CompletableFuture<>();
+        LeanWebSockets.Conn ws;
 
         Client(long uid) { this.uid = uid; }
-
-        @Override
-        public CompletionStage<?> onText(WebSocket w, CharSequence data, boolean last) {
-            partial.append(data);
-            if (last) {
-                received(partial.toString(), System.currentTimeMillis());
-                partial.setLength(0);
-            }
-            w.request(1);
-            return null;
-        }
 
         void received(String f, long now) {
             if (!loggedIn && f.contains("\"event\":\"login\"")) {
@@ -87,16 +68,28 @@ public class StreamsBench {
                 String subscribe = "{\"op\":\"subscribe\",\"args\":[{\"instType\":\"UTA\",\"topic\":\"account\"},{\"instType\":\"UTA\",\"topic\":\"position\"},"
                         + "{\"instType\":\"UTA\",\"topic\":\"order\"},{\"instType\":\"UTA\",\"topic\":\"fill\"},"
                         + "{\"instType\":\"spot\",\"topic\":\"ticker\",\"symbol\":\"" + SYMBOL + "\"}]}";
-                loginSent.thenCompose(sent -> sent.sendText(subscribe, true));
+                send(subscribe);
                 return;
             }
             if (f.contains("\"topic\":\"account\"") && f.contains("\"action\":\"snapshot\"")) snapshot.countDown();
             if (f.contains("\"topic\":\"order\"") && f.contains("\"orderStatus\":\"filled\"")) {
                 Matcher m = UPDATED.matcher(f);
                 if (m.find()) ORDER_LAG.add(now - Long.parseLong(m.group(1)));
-            } else if (f.contains("\"topic\":\"ticker\"") && MOVING) {
+            } else if (f.contains("\"topic\":\"ticker\"") && MOVES_STARTED) {
                 Matcher m = TICKER_TS.matcher(f);
-                if (m.find()) FANOUT_LAG.add(now - Long.parseLong(m.group(1)));
+                if (m.find()) {
+                    long ts = Long.parseLong(m.group(1));
+                    if (MOVING) FANOUT_LAG.add(now - ts);
+                    BY_MOVE.computeIfAbsent(ts, x -> new ConcurrentLinkedQueue<>()).add(now - ts);
+                }
+            }
+        }
+
+        void send(String text) {
+            try {
+                ws.sendText(text);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
             }
         }
     }
@@ -104,24 +97,24 @@ public class StreamsBench {
     static final Pattern UPDATED = Pattern.compile("\"updatedTime\":\"(\\d+)\"");
     static final Pattern TICKER_TS = Pattern.compile("\"data\":\\[\\{[^}]*\"ts\":\"(\\d+)\"");
     static final ConcurrentLinkedQueue<Long> ORDER_LAG = new ConcurrentLinkedQueue<>(), FANOUT_LAG = new ConcurrentLinkedQueue<>();
-    static volatile boolean MOVING;
+    /** The warm-up moves began (their arrivals are reported by move), the timed ones began. */
+    static volatile boolean MOVES_STARTED, MOVING;
+    /** The fan-out's lags by move (the ticker's ts): each move's first, median and last arrival are reported. */
+    static final java.util.concurrent.ConcurrentSkipListMap<Long, ConcurrentLinkedQueue<Long>> BY_MOVE = new java.util.concurrent.ConcurrentSkipListMap<>();
+    static final int WARMUP_MOVES = Integer.getInteger("warmupMoves", 3);
+    /** The clients' selector threads (bench/run trading --stream-readers). */
+    static final int READERS = Integer.getInteger("readers", 2);
 
     static void run(int port, int adminPort, long pid, int n, int rate, int seconds, int moves, int threads) throws Exception {
         long rss0 = TradingBench.rssKb(pid);
         // 1. the connections, 100 per local address
         List<Client> clients = new ArrayList<>();
-        List<HttpClient> https = new ArrayList<>();
+        LeanWebSockets sockets = new LeanWebSockets(READERS);
         long t0 = System.nanoTime();
         for (int i = 0; i < n; i++) {
-            if (i % 100 == 0) {
-                https.add(HttpClient.newBuilder().localAddress(InetAddress.getByName("127.0.1." + (1 + i / 100))).build());
-            }
             Client c = new Client(UID0 + i);
-            c.ws = https.getLast().newWebSocketBuilder().buildAsync(URI.create("ws://127.0.0.1:" + port + "/v3/ws/private"), c).get(30, TimeUnit.SECONDS);
-            c.ws.sendText(login(c.uid), true).whenComplete((w, e) -> {
-                if (e == null) c.loginSent.complete(w);
-                else c.loginSent.completeExceptionally(e);
-            });
+            c.ws = sockets.connect("127.0.1." + (1 + i / 100), port, "/v3/ws/private", c::received);
+            c.send(login(c.uid));
             clients.add(c);
         }
         for (Client c : clients) {
@@ -133,13 +126,9 @@ public class StreamsBench {
         // As real clients do: a text ping every 20 s, or the server closes a connection idle for 2 minutes (30 s of
         // orders plus the waits outlast that, and a closed connection misses the fan-out). One send at a time each.
         Thread pinger = Thread.ofPlatform().daemon().start(() -> {
-            List<java.util.concurrent.CompletableFuture<WebSocket>> last = new ArrayList<>();
-            for (Client c : clients) last.add(java.util.concurrent.CompletableFuture.completedFuture(c.ws));
             while (!Thread.currentThread().isInterrupted()) {
                 try { Thread.sleep(20_000); } catch (InterruptedException e) { return; }
-                for (int i = 0; i < clients.size(); i++) {
-                    if (last.get(i).isDone()) last.set(i, clients.get(i).ws.sendText("ping", true));
-                }
+                for (Client c : clients) c.send("ping");
             }
         });
         Thread.sleep(2_000);
@@ -189,9 +178,19 @@ public class StreamsBench {
         long rss2 = TradingBench.rssKb(pid);
 
         // 3. fan-out: ticker moves, every connection subscribed
-        MOVING = true;
+        long messages0 = 0, cpu0 = 0, serverTicks0 = 0;
         try (TradingBench.Conn admin = new TradingBench.Conn(adminPort)) {
-            for (int m = 0; m < moves; m++) {
+            // The first moves are not timed, as the taker load is primed: in every run the first move was two to three
+            // times slower than the rest (its code paths not yet run this often).
+            MOVES_STARTED = true;
+            for (int m = -WARMUP_MOVES; m < moves; m++) {
+                if (m == 0) {
+                    Thread.sleep(1_000); // the last warm-up pushes are in
+                    messages0 = sockets.messages();
+                    cpu0 = sockets.readerCpuNanos();
+                    serverTicks0 = cpuTicks(pid);
+                    MOVING = true;
+                }
                 String bid = m % 2 == 0 ? "99.98" : "99.99", ask = m % 2 == 0 ? "100.02" : "100.01";
                 admin.exchange(TradingBench.admin("POST", "/admin/v1/tickers", "{\"category\":\"SPOT\",\"symbol\":\"" + SYMBOL
                         + "\",\"lastPrice\":\"" + bid + "\",\"ask1Price\":\"" + ask + "\",\"bid1Price\":\"" + bid
@@ -202,6 +201,17 @@ public class StreamsBench {
         long fanWait = System.nanoTime() + 30_000_000_000L;
         while (FANOUT_LAG.size() < (long) moves * n && System.nanoTime() < fanWait) Thread.sleep(100);
 
+        long messages = sockets.messages() - messages0, cpu = sockets.readerCpuNanos() - cpu0, serverTicks = cpuTicks(pid) - serverTicks0;
+        System.out.printf(Locale.ROOT, "[streams] fan-out: the server used %d ms of CPU, %.1f us a message%n",
+                serverTicks * 10, messages == 0 ? 0 : serverTicks * 10_000.0 / messages);
+        System.out.printf(Locale.ROOT, "[streams] fan-out: the clients' reader threads took %d messages on %.0f ms of CPU (%.1f us a message)%n",
+                messages, cpu / 1e6, messages == 0 ? 0 : cpu / 1e3 / messages);
+        StringBuilder byMove = new StringBuilder();
+        for (ConcurrentLinkedQueue<Long> q : BY_MOVE.values()) {
+            long[] l = sorted(q);
+            byMove.append(' ').append(l[0]).append('/').append(pct(l, 50)).append('/').append(l[l.length - 1]);
+        }
+        System.out.println("[streams] fan-out by move (the first " + WARMUP_MOVES + " untimed), first/median/last arrival in ms:" + byMove);
         long[] order = sorted(ORDER_LAG), fan = sorted(FANOUT_LAG);
         System.out.printf(Locale.ROOT, "RESULT streams connections=%d orders=%d orders_per_s=%.0f errors=%d order_pushes=%d push_p50_ms=%d push_p99_ms=%d "
                         + "push_max_ms=%d fanout_moves=%d fanout_pushes=%d fanout_p50_ms=%d fanout_p99_ms=%d rss_start_mb=%d rss_connected_mb=%d "
@@ -210,7 +220,18 @@ public class StreamsBench {
                 moves, fan.length, pct(fan, 50), pct(fan, 99), rss0 / 1024, rss1 / 1024, rss2 / 1024, peak.get() / 1024,
                 (Math.max(peak.get(), rss2) - rss0) / 1024);
         pinger.interrupt();
-        for (Client c : clients) c.ws.abort();
+        sockets.close();
+    }
+
+    /** The process's user and system CPU time in clock ticks (1/100 s), from /proc. */
+    static long cpuTicks(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime (fields 14 and 15)
+        } catch (java.io.IOException e) {
+            return 0;
+        }
     }
 
     static String login(long uid) throws Exception {

@@ -37,62 +37,68 @@ final class MarketPushes {
         this.feed = feed;
     }
 
+    /** A book's key ("CATEGORY|SYMBOL"): this class's state and the hub's index of public subscriptions use it. */
+    static String bookKey(Category category, String symbol) { return category.wire() + "|" + symbol; }
+
     /** Levels as pushed: [price, size] strings, best first; seq counts the book's pushes, checksum is the whole book's. */
     record Book(List<List<String>> asks, List<List<String>> bids, long seq, long checksum) {}
 
     /**
-     * A symbol's ticker (when t is not null), book or trades may have changed: each ready subscription on it gets its
-     * push, each figure read once for all of them.
+     * A symbol's ticker (when t is not null), book or trades may have changed: each ready subscription on it (followers,
+     * the hub's index of that book's public subscriptions) gets its push, each figure read once for all of them.
      */
-    void changed(Collection<StreamConnection> connections, Category category, String symbol, Ticker t, long ts) {
-        changed(connections, category, symbol, t, ts, ALL);
+    void changed(Collection<StreamConnection.Sub> followers, Category category, String symbol, Ticker t, long ts) {
+        changed(followers, category, symbol, t, ts, ALL);
     }
 
     /** As changed, for the channels of these kinds only (the state of the others is left as it is). */
-    private void changed(Collection<StreamConnection> connections, Category category, String symbol, Ticker t, long ts,
+    private void changed(Collection<StreamConnection.Sub> followers, Category category, String symbol, Ticker t, long ts,
                          java.util.Set<StreamChannel.Kind> kinds) {
         String instType = StreamChannel.lower(category.wire());
-        String key = category.wire() + "|" + symbol;
+        String key = bookKey(category, symbol);
         Map<String, StreamConnection.Data> memo = new HashMap<>(); // each push's data serialized once for all
         List<Book> delta = null;
         List<StreamFeed.Trade> newTrades = null;
         TradingService.Book[] whole = new TradingService.Book[1];
+        StreamConnection.Data[] tickers = new StreamConnection.Data[2]; // v3, v2
         boolean incremental = false, trades = false;
-        for (StreamConnection c : connections) {
-            for (StreamConnection.Sub s : c.subscriptions()) {
-                StreamChannel ch = s.channel();
-                if (!s.ready() || !kinds.contains(ch.kind()) || !ch.shows(instType, symbol)) continue;
-                switch (ch.kind()) {
-                    case TICKER -> {
-                        if (t != null) c.push(s, "snapshot", memo.computeIfAbsent("t" + ch.v2(), k -> data(List.of(ticker(ch, t)))), ts);
-                    }
-                    case BOOK -> {
-                        if (whole[0] == null) whole[0] = trading.orderBook(category, symbol, BOOK_LEVELS);
-                        c.push(s, "snapshot", memo.computeIfAbsent("b" + ch.v2() + ch.depth(), k -> data(List.of(depthBook(ch, whole[0])))), ts);
-                    }
-                    case INCREMENTAL_BOOK -> {
-                        incremental = true;
-                        if (delta == null) { // one delta for both families: the state moves on once
-                            if (whole[0] == null) whole[0] = trading.orderBook(category, symbol, BOOK_LEVELS);
-                            delta = delta(key, whole[0]);
-                        }
-                        if (delta.isEmpty()) continue;
-                        Book d = delta.getFirst();
-                        c.push(s, "update", memo.computeIfAbsent("i" + ch.v2(), k -> data(List.of(incrementalView(ch.v2(), d, ts)))), ts);
-                    }
-                    case TRADE -> {
-                        trades = true;
-                        if (newTrades == null) newTrades = newTrades(key, category, symbol); // once for both families
-                        List<StreamFeed.Trade> read = newTrades;
-                        StreamConnection.Data fresh = memo.computeIfAbsent("T" + ch.v2(), k -> data(trades(ch, read)));
-                        if (!fresh.empty()) c.push(s, "update", fresh, ts);
-                    }
-                    case CANDLE -> {
-                        StreamConnection.Data now = memo.computeIfAbsent("c" + ch.v2() + ch.series(), k -> data(candles(ch, category, symbol, ts, 1)));
-                        if (!now.empty()) c.push(s, "update", now, ts);
-                    }
-                    default -> { }
+        for (StreamConnection.Sub s : followers) {
+            StreamConnection c = s.owner();
+            StreamChannel ch = s.channel();
+            if (!s.ready() || !kinds.contains(ch.kind()) || !ch.shows(instType, symbol)) continue;
+            switch (ch.kind()) {
+                case TICKER -> {
+                    if (t == null) continue;
+                    int family = ch.v2() ? 1 : 0;
+                    if (tickers[family] == null) tickers[family] = data(List.of(ticker(ch, t)));
+                    c.push(s, "snapshot", tickers[family], ts);
                 }
+                case BOOK -> {
+                    if (whole[0] == null) whole[0] = trading.orderBook(category, symbol, BOOK_LEVELS);
+                    c.push(s, "snapshot", memo.computeIfAbsent("b" + ch.v2() + ch.depth(), k -> data(List.of(depthBook(ch, whole[0])))), ts);
+                }
+                case INCREMENTAL_BOOK -> {
+                    incremental = true;
+                    if (delta == null) { // one delta for both families: the state moves on once
+                        if (whole[0] == null) whole[0] = trading.orderBook(category, symbol, BOOK_LEVELS);
+                        delta = delta(key, whole[0]);
+                    }
+                    if (delta.isEmpty()) continue;
+                    Book d = delta.getFirst();
+                    c.push(s, "update", memo.computeIfAbsent("i" + ch.v2(), k -> data(List.of(incrementalView(ch.v2(), d, ts)))), ts);
+                }
+                case TRADE -> {
+                    trades = true;
+                    if (newTrades == null) newTrades = newTrades(key, category, symbol); // once for both families
+                    List<StreamFeed.Trade> read = newTrades;
+                    StreamConnection.Data fresh = memo.computeIfAbsent("T" + ch.v2(), k -> data(trades(ch, read)));
+                    if (!fresh.empty()) c.push(s, "update", fresh, ts);
+                }
+                case CANDLE -> {
+                    StreamConnection.Data now = memo.computeIfAbsent("c" + ch.v2() + ch.series(), k -> data(candles(ch, category, symbol, ts, 1)));
+                    if (!now.empty()) c.push(s, "update", now, ts);
+                }
+                default -> { }
             }
         }
         // Nobody follows it any more: a later subscriber starts from a fresh snapshot.
@@ -104,19 +110,19 @@ final class MarketPushes {
      * A new subscription's snapshot (`ready` is false until it is sent): the other subscribers of its kind get what
      * changed first, so the snapshot is the base the next update applies to.
      */
-    void snapshot(Collection<StreamConnection> connections, StreamConnection c, StreamConnection.Sub s, long ts) {
+    void snapshot(Collection<StreamConnection.Sub> followers, StreamConnection c, StreamConnection.Sub s, long ts) {
         StreamChannel ch = s.channel();
         Category category = ch.category();
-        String symbol = ch.target(), key = category.wire() + "|" + symbol;
+        String symbol = ch.target(), key = bookKey(category, symbol);
         switch (ch.kind()) {
             case BOOK -> c.push(s, "snapshot", List.of(depthBook(ch, trading.orderBook(category, symbol, BOOK_LEVELS))), ts);
             case INCREMENTAL_BOOK -> {
-                changed(connections, category, symbol, null, ts, java.util.EnumSet.of(StreamChannel.Kind.INCREMENTAL_BOOK));
+                changed(followers, category, symbol, null, ts, java.util.EnumSet.of(StreamChannel.Kind.INCREMENTAL_BOOK));
                 Book b = books.computeIfAbsent(key, k -> levels(trading.orderBook(category, symbol, BOOK_LEVELS), 0));
                 c.push(s, "snapshot", List.of(incrementalView(ch.v2(), b, ts)), ts);
             }
             case TRADE -> {
-                changed(connections, category, symbol, null, ts, java.util.EnumSet.of(StreamChannel.Kind.TRADE));
+                changed(followers, category, symbol, null, ts, java.util.EnumSet.of(StreamChannel.Kind.TRADE));
                 List<StreamFeed.Trade> newest = feed.trades(category, symbol, TRADE_SNAPSHOT);
                 tradesPushed.computeIfAbsent(key, k -> seen()).addAll(newest.stream().map(StreamFeed.Trade::id).toList()); // the base of its updates
                 if (!newest.isEmpty()) c.push(s, "snapshot", trades(ch, newest), ts); // none yet: nothing (ccxt would resolve [])

@@ -28,18 +28,25 @@ public final class StreamConnection implements WsListener {
     static final int MESSAGES_PER_SECOND = 10, SUBSCRIBES_PER_HOUR = 240;
     public static final int MAX_FRAME_CHARS = 64 * 1024;
 
-    /** A subscription: its channel, the arg as the client sent it (echoed in pushes), and whether its snapshot went out. */
+    /**
+     * A subscription: its connection, its channel, the arg as the client sent it (echoed in pushes), and whether its
+     * snapshot went out.
+     */
     static final class Sub {
+        private final StreamConnection owner;
         private final StreamChannel channel;
         private final ObjectNode arg;
         private final String argJson;
         private volatile boolean ready;
 
-        Sub(StreamChannel channel, ObjectNode arg) {
+        Sub(StreamConnection owner, StreamChannel channel, ObjectNode arg) {
+            this.owner = owner;
             this.channel = channel;
             this.arg = arg;
             this.argJson = Json.text(arg);
         }
+
+        StreamConnection owner() { return owner; }
 
         StreamChannel channel() { return channel; }
 
@@ -68,12 +75,10 @@ public final class StreamConnection implements WsListener {
     private long secondStarted = System.nanoTime();
     private int inThisSecond;
     private final java.util.ArrayDeque<Long> subscribes = new java.util.ArrayDeque<>();
-    // The outgoing queue: one writer at a time drains it; beyond the hub's limit the client is too slow and is let go.
-    private final java.util.concurrent.ConcurrentLinkedQueue<Object> outbox = new java.util.concurrent.ConcurrentLinkedQueue<>();
-
-    /** A pong to a client's ping frame: it leaves through the queue too, as two writers on one socket garble frames. */
-    private record Pong(io.helidon.common.buffers.BufferData payload) {}
-    private final java.util.concurrent.atomic.AtomicLong queuedChars = new java.util.concurrent.atomic.AtomicLong();
+    // The outgoing queue of whole frames: one writer at a time drains it; beyond the hub's limit the client is too slow
+    // and is let go. A pong to a client's ping leaves through it too, as two writers on one socket garble frames.
+    private final java.util.concurrent.ConcurrentLinkedQueue<byte[]> outbox = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final java.util.concurrent.atomic.AtomicLong queuedBytes = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicBoolean draining = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile boolean closing, closeSent;
     private volatile String closeWhy = "";
@@ -128,7 +133,7 @@ public final class StreamConnection implements WsListener {
     @Override
     public void onPing(WsSession s, io.helidon.common.buffers.BufferData payload) {
         if (closing || session == null) return;
-        outbox.add(new Pong(payload.copy()));
+        enqueue(frame(OP_PONG, payload.readBytes()));
         drain();
     }
 
@@ -292,7 +297,9 @@ public final class StreamConnection implements WsListener {
             }
             String k = ch.key();
             if (!on) {
-                if (subscriptions.remove(k) != null && ch.kind().followsBook()) {
+                Sub gone = subscriptions.remove(k);
+                if (gone != null) hub.unsubscribed(gone);
+                if (gone != null && ch.kind().followsBook()) {
                     followingBooks.decrementAndGet();
                     hub.followingBooks(-1);
                 }
@@ -308,7 +315,7 @@ public final class StreamConnection implements WsListener {
                     followingBooks.incrementAndGet();
                     hub.followingBooks(1);
                 }
-                return new Sub(ch, (ObjectNode) a);
+                return new Sub(this, ch, (ObjectNode) a);
             });
             send(Json.text(Json.MAPPER.createObjectNode().put("event", "subscribe").set("arg", a)));
             hub.subscribed(this, sub); // its snapshot, if it has one, from the pusher thread
@@ -323,7 +330,7 @@ public final class StreamConnection implements WsListener {
      * frame {"action","arg","ts","data"} around it, the arg as the client sent it.
      */
     void push(Sub s, String action, Data data, long ts) {
-        String frame = "{\"action\":\"" + action + "\",\"arg\":" + s.argJson + ",\"ts\":" + ts + ",\"data\":" + data.json() + "}";
+        byte[] frame = data.frame(action, s.argJson, ts);
         io.tas.sandbox.Faults faults = hub.faults;
         io.tas.sandbox.FaultRule fault = faults == null ? null
                 : faults.fire(io.tas.sandbox.FaultRule.Target.WS_PUSH, null, s.channel().name(), uid == -1 ? null : uid, apiKey);
@@ -348,8 +355,22 @@ public final class StreamConnection implements WsListener {
         hub.pushed();
     }
 
-    /** A push's data as JSON, and whether it holds nothing. */
-    record Data(String json, boolean empty) {
+    /**
+     * A push's data as JSON, whether it holds nothing, and the last frame built around it: the subscribers of a fan-out
+     * mostly sent the same arg, so 5,000 ticker pushes are one frame written 5,000 times.
+     */
+    static final class Data {
+        private final String json;
+        private final boolean empty;
+        private volatile Framed last;
+
+        private record Framed(String action, String argJson, long ts, byte[] frame) {}
+
+        private Data(String json, boolean empty) {
+            this.json = json;
+            this.empty = empty;
+        }
+
         static Data of(List<?> items) {
             try {
                 return new Data(Json.MAPPER.writeValueAsString(items), items.isEmpty());
@@ -357,7 +378,41 @@ public final class StreamConnection implements WsListener {
                 throw new IllegalStateException(e);
             }
         }
+
+        boolean empty() { return empty; }
+
+        /** The frame {"action","arg","ts","data"}, the arg as the client sent it. */
+        byte[] frame(String action, String argJson, long ts) {
+            Framed f = last;
+            if (f != null && f.ts() == ts && f.action().equals(action) && f.argJson().equals(argJson)) return f.frame();
+            byte[] frame = textFrame("{\"action\":\"" + action + "\",\"arg\":" + argJson + ",\"ts\":" + ts + ",\"data\":" + json + "}");
+            last = new Framed(action, argJson, ts, frame);
+            return frame;
+        }
     }
+
+    static final int OP_TEXT = 0x1, OP_PONG = 0xA;
+
+    /** A whole frame as it goes on the wire (RFC 6455 §5.2: final, and unmasked from a server). */
+    static byte[] frame(int opcode, byte[] payload) {
+        int n = payload.length, head = n < 126 ? 2 : n < 65_536 ? 4 : 10;
+        byte[] f = new byte[head + n];
+        f[0] = (byte) (0x80 | opcode);
+        if (n < 126) {
+            f[1] = (byte) n;
+        } else if (n < 65_536) {
+            f[1] = 126;
+            f[2] = (byte) (n >>> 8);
+            f[3] = (byte) n;
+        } else {
+            f[1] = 127;
+            for (int i = 0; i < 8; i++) f[2 + i] = (byte) ((long) n >>> (56 - 8 * i));
+        }
+        System.arraycopy(payload, 0, f, head, n);
+        return f;
+    }
+
+    static byte[] textFrame(String text) { return frame(OP_TEXT, text.getBytes(java.nio.charset.StandardCharsets.UTF_8)); }
 
     private void error(int code, String msg) { error(code, msg, null); }
 
@@ -367,24 +422,31 @@ public final class StreamConnection implements WsListener {
         send(Json.text(e));
     }
 
+    private void send(String text) { send(textFrame(text)); }
+
     /**
      * Queues a frame; one writer at a time sends them in order. A client whose unsent frames pass the hub's limit
      * reads too slowly: it gets 30007 and the close, and the socket is cut if it cannot take even those (D187).
      */
-    private void send(String text) {
+    private void send(byte[] frame) {
         if (closing || session == null) return; // after a close is asked for, nothing more is queued
-        if (queuedChars.addAndGet(text.length()) > hub.sendBufferChars()) {
+        if (queuedBytes.get() + frame.length > hub.sendBufferBytes()) {
             closeWhy = "slow consumer";
             closing = true;
-            outbox.add(Json.text(Json.MAPPER.createObjectNode().put("event", "error").put("code", 30007)
-                    .put("msg", "request over limit, connection close: the client reads too slowly")));
+            enqueue(textFrame(Json.text(Json.MAPPER.createObjectNode().put("event", "error").put("code", 30007)
+                    .put("msg", "request over limit, connection close: the client reads too slowly"))));
             hub.closed(this, "slow_consumer");
             hub.cutLater(this);
             drain();
             return;
         }
-        outbox.add(text);
+        enqueue(frame);
         drain();
+    }
+
+    private void enqueue(byte[] frame) {
+        queuedBytes.addAndGet(frame.length);
+        outbox.add(frame);
     }
 
     /** Starts a writer unless one is running. */
@@ -397,22 +459,33 @@ public final class StreamConnection implements WsListener {
         }
     }
 
+    /** Frames a writer takes from the queue for one write (a socket write copies 16 KB at a time anyway). */
+    private static final int WRITE_BATCH_BYTES = 64 * 1024;
+
+    /**
+     * Sends what is queued, the frames waiting together in one write: an order's order and fill pushes, or a burst of
+     * pushes to a slow reader, cost one system call, not one each. The frames are written on the connection's own
+     * writer (the WebSocket session's send would encode and write them one by one). Helidon writes on this socket only
+     * its close frames, and a blocking socket write is whole, so frames never interleave.
+     */
     private void write() {
+        io.helidon.common.buffers.DataWriter out = ((io.helidon.webserver.ConnectionContext) session.socketContext()).dataWriter();
+        java.util.List<io.helidon.common.buffers.BufferData> batch = new java.util.ArrayList<>();
         while (true) {
-            for (Object o; (o = outbox.poll()) != null; ) {
+            while (!outbox.isEmpty()) {
+                int bytes = 0;
+                for (byte[] f; bytes < WRITE_BATCH_BYTES && (f = outbox.poll()) != null; bytes += f.length) {
+                    batch.add(io.helidon.common.buffers.BufferData.create(f));
+                }
                 try {
-                    if (o instanceof Pong p) {
-                        session.pong(p.payload());
-                        continue;
-                    }
-                    String t = (String) o;
-                    queuedChars.addAndGet(-t.length());
-                    session.send(t, true);
+                    out.writeNow(batch.size() == 1 ? batch.getFirst() : io.helidon.common.buffers.BufferData.create(batch));
                 } catch (RuntimeException gone) {
                     outbox.clear();
                     hub.closed(this, "error");
                     return; // draining stays set: nothing more is sent
                 }
+                queuedBytes.addAndGet(-bytes);
+                batch.clear();
             }
             if (closing && !closeSent) {
                 closeSent = true;

@@ -39,14 +39,19 @@ public final class StreamHub implements AutoCloseable {
     private final io.tas.spot.SpotRecords spot;
     private final MarketPushes marketPushes;
     private final StreamMetrics metrics = new StreamMetrics();
-    /** Unsent characters a connection may hold before it counts as a slow consumer (D187): 4 Mi, about 2,000 books50 pushes. */
-    private volatile long sendBufferChars = 4L << 20;
+    /** Bytes of unsent frames a connection may hold before it counts as a slow consumer (D187): 4 MiB, about 2,000 books50 pushes. */
+    private volatile long sendBufferBytes = 4L << 20;
     /** Fills pushed lately (uid/tradeId), the newest 100,000; the account lanes share it. */
     private final Set<String> pushedFills = java.util.Collections.synchronizedSet(java.util.Collections.newSetFromMap(new java.util.LinkedHashMap<>() {
         @Override protected boolean removeEldestEntry(java.util.Map.Entry<String, Boolean> eldest) { return size() > 100_000; }
     }));
     /** Logged-in connections by account: a commit looks up its account's connections instead of scanning them all. */
     private final java.util.concurrent.ConcurrentHashMap<Long, Set<StreamConnection>> byUid = new java.util.concurrent.ConcurrentHashMap<>();
+    /**
+     * The public subscriptions by book ("CATEGORY|SYMBOL"): a ticker move visits its own subscribers, not every
+     * subscription of every connection (5,000 connections with five channels each were 25,000 looks a move).
+     */
+    private final java.util.concurrent.ConcurrentHashMap<String, Set<StreamConnection.Sub>> followers = new java.util.concurrent.ConcurrentHashMap<>();
     /** Subscriptions to books, trades or candles over all connections: zero means no order change reads anything public. */
     private final java.util.concurrent.atomic.AtomicInteger bookFollowers = new java.util.concurrent.atomic.AtomicInteger();
     /**
@@ -214,6 +219,31 @@ public final class StreamHub implements AutoCloseable {
         metrics.closed(reason);
         forget(c, c.uid());
         bookFollowers.addAndGet(-c.bookSubscriptions());
+        for (StreamConnection.Sub s : c.subscriptions()) unsubscribed(s);
+    }
+
+    /** The public subscriptions on a book. */
+    private Set<StreamConnection.Sub> followers(io.tas.account.AccountEnums.Category category, String symbol) {
+        return followers.getOrDefault(MarketPushes.bookKey(category, symbol), Set.of());
+    }
+
+    /** How many public subscriptions this node holds on a book (tests: a closed or unsubscribed one is forgotten). */
+    public int followersOf(io.tas.account.AccountEnums.Category category, String symbol) { return followers(category, symbol).size(); }
+
+    /** A public subscription is indexed by its book, unless its connection closed meanwhile (closed() forgets them). */
+    private void follow(StreamConnection c, StreamConnection.Sub s) {
+        followers.computeIfAbsent(MarketPushes.bookKey(s.channel().category(), s.channel().target()), k -> ConcurrentHashMap.newKeySet()).add(s);
+        if (!connections.contains(c)) unsubscribed(s);
+    }
+
+    /** A subscription ended (unsubscribed, or its connection closed). */
+    void unsubscribed(StreamConnection.Sub s) {
+        StreamChannel ch = s.channel();
+        if (ch.kind().isPrivate) return;
+        followers.computeIfPresent(MarketPushes.bookKey(ch.category(), ch.target()), (k, set) -> {
+            set.remove(s);
+            return set.isEmpty() ? null : set;
+        });
     }
 
     /** A connection logged in (again): its account's pushes find it from now on. */
@@ -248,7 +278,7 @@ public final class StreamHub implements AutoCloseable {
     /** The socket of a slow consumer is cut if it has not taken its close by then. */
     void cutLater(StreamConnection c) { sweeper.schedule(c::cut, CUT_AFTER_SECONDS, java.util.concurrent.TimeUnit.SECONDS); }
 
-    long sendBufferChars() { return sendBufferChars; }
+    long sendBufferBytes() { return sendBufferBytes; }
 
     private volatile int messagesPerSecond = StreamConnection.MESSAGES_PER_SECOND;
 
@@ -259,8 +289,8 @@ public final class StreamHub implements AutoCloseable {
 
     void pushed() { metrics.pushed(); }
 
-    /** Sets how many unsent characters make a slow consumer (tests make it small). */
-    public void sendBufferChars(long chars) { sendBufferChars = chars; }
+    /** Sets how many bytes of unsent frames make a slow consumer (tests make it small). */
+    public void sendBufferBytes(long bytes) { sendBufferBytes = bytes; }
 
     /** Whether a public channel names a book that exists (and a candle channel an interval). */
     boolean exists(StreamChannel ch) {
@@ -279,6 +309,7 @@ public final class StreamHub implements AutoCloseable {
      */
     void subscribed(StreamConnection c, StreamConnection.Sub s) {
         StreamChannel.Kind kind = s.channel().kind();
+        if (!kind.isPrivate) follow(c, s);
         if (!kind.hasSnapshot()) {
             // Nothing to wait for: pushes flow from now on, not from when a busy lane gets to this subscription
             // (a client that subscribes and then places an order must see it pushed).
@@ -294,7 +325,7 @@ public final class StreamHub implements AutoCloseable {
                     case ACCOUNT, POSITION -> c.push(s, "snapshot", privateView(c.uid(), ch, new OpenPositions(c.uid()), null), ts);
                     case TICKER -> market.ticker(ch.category(), ch.target())
                             .ifPresent(t -> c.push(s, "snapshot", List.of(ch.v2() ? StreamViewsV2.ticker(t) : StreamViews.ticker(t)), ts));
-                    case BOOK, INCREMENTAL_BOOK, TRADE, CANDLE -> marketPushes.snapshot(connections, c, s, ts);
+                    case BOOK, INCREMENTAL_BOOK, TRADE, CANDLE -> marketPushes.snapshot(followers(ch.category(), ch.target()), c, s, ts);
                     default -> { }
                 }
             } catch (RuntimeException e) {
@@ -343,7 +374,7 @@ public final class StreamHub implements AutoCloseable {
     /** A symbol's ticker, book or trades changed: its public subscribers get it (the synthetic levels follow the ticker). */
     private void marketChanged(io.tas.account.AccountEnums.Category category, String symbol, Ticker t, long origin) {
         try {
-            marketPushes.changed(connections, category, symbol, t, clock.millis());
+            marketPushes.changed(followers(category, symbol), category, symbol, t, clock.millis());
             metrics.lag(origin);
         } catch (RuntimeException e) {
             LOG.warn("pushing the {} market failed: {}", symbol, e.getClass().getSimpleName());

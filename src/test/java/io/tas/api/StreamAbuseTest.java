@@ -68,7 +68,7 @@ class StreamAbuseTest extends SharedServerTest {
 
     @Test
     void aClientThatStopsReadingIsLetGoAndTheOthersKeepTheirPushes() throws Exception {
-        hub.sendBufferChars(200_000); // about 15 moves of the slow client's channels, 400 of the quick one's ticker
+        hub.sendBufferBytes(200_000); // about 15 moves of the slow client's channels, 400 of the quick one's ticker
         long before = slowDisconnects();
         try (RawStream slow = new RawStream(server.app.port(), "/v2/ws/public", "127.0.0.1", 2048);
              StreamClient quick = new StreamClient(server.baseUrl(), "/v3/ws/public")) {
@@ -96,7 +96,7 @@ class StreamAbuseTest extends SharedServerTest {
             quick.next(n -> n.path("data").path(0).path("lastPrice").asText().equals(new java.math.BigDecimal(lastBid).stripTrailingZeros().toPlainString()));
             assertThat(told).as("30007 before the close").isTrue();
         } finally {
-            hub.sendBufferChars(4L << 20);
+            hub.sendBufferBytes(4L << 20);
         }
     }
 

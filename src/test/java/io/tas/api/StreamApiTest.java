@@ -196,6 +196,56 @@ class StreamApiTest extends EngineServerTest {
         }
     }
 
+    /**
+     * D212: a ticker move visits its book's own subscribers, once each. One connection follows another book; one
+     * unsubscribes and subscribes again; one goes away. The book's index then holds exactly the two live subscriptions,
+     * and a move reaches each of them once, and no other.
+     */
+    @Test
+    void aTickerMoveReachesEachSubscriberOfItsBookOnce() throws Exception {
+        setUp();
+        String other = spot.replace("USDT", "USDC");
+        ok(admin.post("/admin/v1/instruments", "{\"category\":\"SPOT\",\"symbol\":\"" + other + "\",\"baseCoin\":\"" + base + "\",\"quoteCoin\":\"USDC\"}"));
+        ok(admin.post("/admin/v1/tickers", "{\"category\":\"SPOT\",\"symbol\":\"" + other + "\",\"lastPrice\":\"1\",\"ask1Price\":\"1.01\",\"bid1Price\":\"1\"}"));
+        io.tas.stream.StreamHub hub = server.app.streams();
+        io.tas.account.AccountEnums.Category category = io.tas.account.AccountEnums.Category.SPOT;
+        String mine = "{\"op\":\"subscribe\",\"args\":[{\"instType\":\"spot\",\"topic\":\"ticker\",\"symbol\":\"" + spot + "\"}]}";
+        java.util.function.Predicate<JsonNode> tick = n -> is(n, "ticker", "snapshot");
+        try (StreamClient a = new StreamClient(server.baseUrl(), "/v3/ws/public");
+             StreamClient b = new StreamClient(server.baseUrl(), "/v3/ws/public");
+             StreamClient gone = new StreamClient(server.baseUrl(), "/v3/ws/public");
+             StreamClient elsewhere = new StreamClient(server.baseUrl(), "/v3/ws/public")) {
+            for (StreamClient c : java.util.List.of(a, b, gone)) {
+                c.send(mine);
+                c.next(tick); // the snapshot on subscribe
+            }
+            b.send(mine.replace("\"subscribe\"", "\"unsubscribe\""));
+            b.next(n -> "unsubscribe".equals(n.path("event").asText()));
+            b.send(mine);
+            b.next(tick);
+            elsewhere.send(mine.replace(spot, other));
+            elsewhere.next(tick);
+            gone.close();
+            long end = System.nanoTime() + 10_000_000_000L;
+            while (hub.followersOf(category, spot) != 2 && System.nanoTime() < end) Thread.sleep(50);
+            assertThat(hub.followersOf(category, spot)).as("the live subscriptions on the book").isEqualTo(2);
+            assertThat(hub.followersOf(category, other)).isEqualTo(1);
+
+            for (String ask : java.util.List.of("100.5", "100.7")) {
+                ticker(ask, "99.9");
+                for (StreamClient c : java.util.List.of(a, b)) {
+                    JsonNode push = c.next(tick);
+                    assertThat(push.path("data").path(0).path("ask1Price").asText()).isEqualTo(ask);
+                    assertThat(push.path("data").path(0).path("symbol").asText()).isEqualTo(spot);
+                }
+            }
+            Thread.sleep(300); // a second push of a move would have arrived by now
+            for (StreamClient c : java.util.List.of(a, b, elsewhere)) {
+                assertThat(c.kept()).as("no push twice, none for another book").noneMatch(tick);
+            }
+        }
+    }
+
     private void futuresTicker(String symbol, String last, String mark) {
         ok(admin.post("/admin/v1/tickers", "{\"category\":\"USDT-FUTURES\",\"symbol\":\"" + symbol + "\",\"lastPrice\":\"" + last
                 + "\",\"ask1Price\":\"" + last + "\",\"bid1Price\":\"" + last + "\",\"ask1Size\":\"5\",\"bid1Size\":\"5\",\"markPrice\":\""
