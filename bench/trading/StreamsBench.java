@@ -26,7 +26,8 @@ import javax.crypto.spec.SecretKeySpec;
  *         1. N connections (100 per local address 127.0.1.x, the per-IP limit), each logged in with its own account's key
  *            and subscribed to account, position, order and fill (UTA) and the WSBUSDT ticker; all account snapshots in;
  *         2. RATE market orders a second for SECONDS, account i % N each: every `order` push of a filled order is timed
- *            from its updatedTime (the order's commit time, the server's clock) to its arrival;
+ *            from its updatedTime (the order's commit time, the server's clock) to its arrival (also reported: the
+ *            slowest of each second, and the pushes once every account had sent an order);
  *         3. MOVES ticker moves 300 ms apart, after 3 untimed ones: every ticker push on every connection timed from
  *            the ticker's ts;
  *         the server's VmRSS before the connections, after them, after the orders (and its peak while they run).
@@ -74,7 +75,12 @@ public class StreamsBench {
             if (f.contains("\"topic\":\"account\"") && f.contains("\"action\":\"snapshot\"")) snapshot.countDown();
             if (f.contains("\"topic\":\"order\"") && f.contains("\"orderStatus\":\"filled\"")) {
                 Matcher m = UPDATED.matcher(f);
-                if (m.find()) ORDER_LAG.add(now - Long.parseLong(m.group(1)));
+                if (m.find()) {
+                    long lag = now - Long.parseLong(m.group(1));
+                    ORDER_LAG.add(lag);
+                    if (EVERY_ACCOUNT_TRADED) STEADY_LAG.add(lag);
+                    ORDER_MAX_BY_SECOND.merge(now / 1000, lag, Math::max);
+                }
             } else if (f.contains("\"topic\":\"ticker\"") && MOVES_STARTED) {
                 Matcher m = TICKER_TS.matcher(f);
                 if (m.find()) {
@@ -99,6 +105,11 @@ public class StreamsBench {
     static final ConcurrentLinkedQueue<Long> ORDER_LAG = new ConcurrentLinkedQueue<>(), FANOUT_LAG = new ConcurrentLinkedQueue<>();
     /** The warm-up moves began (their arrivals are reported by move), the timed ones began. */
     static volatile boolean MOVES_STARTED, MOVING;
+    /** Pushes that arrived once every account had sent its first order (its key and settings read, its first pushes built). */
+    static final ConcurrentLinkedQueue<Long> STEADY_LAG = new ConcurrentLinkedQueue<>();
+    static volatile boolean EVERY_ACCOUNT_TRADED;
+    /** The slowest commit-to-push of each second of the orders (arrival second): where the p99 comes from. */
+    static final java.util.concurrent.ConcurrentSkipListMap<Long, Long> ORDER_MAX_BY_SECOND = new java.util.concurrent.ConcurrentSkipListMap<>();
     /** The fan-out's lags by move (the ticker's ts): each move's first, median and last arrival are reported. */
     static final java.util.concurrent.ConcurrentSkipListMap<Long, ConcurrentLinkedQueue<Long>> BY_MOVE = new java.util.concurrent.ConcurrentSkipListMap<>();
     static final int WARMUP_MOVES = Integer.getInteger("warmupMoves", 3);
@@ -125,10 +136,20 @@ public class StreamsBench {
         double connectSeconds = (System.nanoTime() - t0) / 1e9;
         // As real clients do: a text ping every 20 s, or the server closes a connection idle for 2 minutes (30 s of
         // orders plus the waits outlast that, and a closed connection misses the fan-out). One send at a time each.
+        // Each client on its own phase of the 20 s, as clients that connected at different times do (all 5,000 at once
+        // made a burst the orders' pushes waited behind: the slowest second of a run, 508 ms, was the pings').
         Thread pinger = Thread.ofPlatform().daemon().start(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                try { Thread.sleep(20_000); } catch (InterruptedException e) { return; }
-                for (Client c : clients) c.send("ping");
+            long pingStart = System.nanoTime();
+            for (long round = 1; !Thread.currentThread().isInterrupted(); round++) {
+                for (int i = 0; i < clients.size(); i++) {
+                    long wait = pingStart + (round * 20_000L + i * 20_000L / clients.size()) * 1_000_000L - System.nanoTime();
+                    try {
+                        if (wait > 0) Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    clients.get(i).send("ping");
+                }
             }
         });
         Thread.sleep(2_000);
@@ -161,7 +182,7 @@ public class StreamsBench {
                                 ? "{\"category\":\"SPOT\",\"symbol\":\"" + SYMBOL + "\",\"side\":\"buy\",\"orderType\":\"market\",\"qty\":\"100\"}"
                                 : "{\"category\":\"SPOT\",\"symbol\":\"" + SYMBOL + "\",\"side\":\"sell\",\"orderType\":\"market\",\"qty\":\"1\"}";
                         String r = conn.exchange(TradingBench.signed(port, uid, "POST", "/api/v3/trade/place-order", "", body));
-                        sent.incrementAndGet();
+                        if (sent.incrementAndGet() >= n) EVERY_ACCOUNT_TRADED = true;
                         if (!r.startsWith("200 ") || !r.contains("\"00000\"")) errors.incrementAndGet();
                     }
                 } catch (Exception e) {
@@ -206,13 +227,16 @@ public class StreamsBench {
                 serverTicks * 10, messages == 0 ? 0 : serverTicks * 10_000.0 / messages);
         System.out.printf(Locale.ROOT, "[streams] fan-out: the clients' reader threads took %d messages on %.0f ms of CPU (%.1f us a message)%n",
                 messages, cpu / 1e6, messages == 0 ? 0 : cpu / 1e3 / messages);
+        System.out.println("[streams] commit-to-push, the slowest of each second in ms: " + ORDER_MAX_BY_SECOND.values());
         StringBuilder byMove = new StringBuilder();
         for (ConcurrentLinkedQueue<Long> q : BY_MOVE.values()) {
             long[] l = sorted(q);
             byMove.append(' ').append(l[0]).append('/').append(pct(l, 50)).append('/').append(l[l.length - 1]);
         }
         System.out.println("[streams] fan-out by move (the first " + WARMUP_MOVES + " untimed), first/median/last arrival in ms:" + byMove);
-        long[] order = sorted(ORDER_LAG), fan = sorted(FANOUT_LAG);
+        long[] order = sorted(ORDER_LAG), fan = sorted(FANOUT_LAG), steady = sorted(STEADY_LAG);
+        System.out.printf(Locale.ROOT, "[streams] commit-to-push after every account's first order: %d pushes, p50 %d ms, p99 %d ms%n",
+                steady.length, pct(steady, 50), pct(steady, 99));
         System.out.printf(Locale.ROOT, "RESULT streams connections=%d orders=%d orders_per_s=%.0f errors=%d order_pushes=%d push_p50_ms=%d push_p99_ms=%d "
                         + "push_max_ms=%d fanout_moves=%d fanout_pushes=%d fanout_p50_ms=%d fanout_p99_ms=%d rss_start_mb=%d rss_connected_mb=%d "
                         + "rss_after_orders_mb=%d rss_peak_mb=%d rss_growth_mb=%d%n",
