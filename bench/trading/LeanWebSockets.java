@@ -13,7 +13,7 @@ import java.util.function.BiConsumer;
 
 /**
  * The streams bench's WebSocket clients (RFC 6455, text frames only): many connections read by a few selector threads,
- * so the load generator spends a few microseconds a message where the JDK's client spent about 66 on the same two
+ * so the load generator spends about 10 microseconds of CPU a message where the JDK's client spent about 66 on the same two
  * cores as the server (benchmarks.md, issue 27). What a connection receives goes to its handler with the arrival time.
  */
 final class LeanWebSockets implements AutoCloseable {
@@ -66,8 +66,11 @@ final class LeanWebSockets implements AutoCloseable {
             f.put(mask);
             for (int i = 0; i < n; i++) f.put((byte) (payload[i] ^ mask[i & 3]));
             f.flip();
+            long giveUp = System.nanoTime() + 5_000_000_000L; // bounded: a server that reads nothing for 5 s
             while (f.hasRemaining()) {
-                if (channel.write(f) == 0) Thread.onSpinWait(); // a full socket buffer: small frames rarely see one
+                if (channel.write(f) > 0) continue;
+                if (System.nanoTime() > giveUp) throw new IOException("the server took nothing for 5 s");
+                Thread.onSpinWait(); // a full socket buffer: small frames rarely see one
             }
         }
 
@@ -92,17 +95,25 @@ final class LeanWebSockets implements AutoCloseable {
                 + "Sec-WebSocket-Key: " + Base64.getEncoder().encodeToString(nonce) + "\r\nSec-WebSocket-Version: 13\r\n\r\n";
         ByteBuffer out = ByteBuffer.wrap(upgrade.getBytes(StandardCharsets.US_ASCII));
         while (out.hasRemaining()) ch.write(out);
+        ch.configureBlocking(false);
         Conn c = new Conn(ch, handler);
-        // The answer's head, read a byte at a time so nothing after it (a first frame) is taken from the frame reader.
+        // The answer's head, read a byte at a time so nothing after it (a first frame) is taken from the frame reader;
+        // bounded: 30 s.
         StringBuilder head = new StringBuilder();
         ByteBuffer one = ByteBuffer.allocate(1);
+        long giveUp = System.nanoTime() + 30_000_000_000L;
         while (!head.toString().endsWith("\r\n\r\n")) {
             one.clear();
-            if (ch.read(one) < 0) throw new EOFException("closed during the upgrade");
-            head.append((char) one.get(0));
+            int read = ch.read(one);
+            if (read < 0) throw new EOFException("closed during the upgrade");
+            if (read == 1) {
+                head.append((char) one.get(0));
+                continue;
+            }
+            if (System.nanoTime() > giveUp) throw new IOException("no upgrade answer within 30 s");
+            java.util.concurrent.locks.LockSupport.parkNanos(200_000);
         }
         if (!head.toString().startsWith("HTTP/1.1 101")) throw new IOException("upgrade refused: " + head.toString().lines().findFirst().orElse(""));
-        ch.configureBlocking(false);
         Reader r = readers[connected++ % readers.length];
         r.joining.add(c);
         r.selector.wakeup();

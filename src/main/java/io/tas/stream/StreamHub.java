@@ -230,9 +230,16 @@ public final class StreamHub implements AutoCloseable {
     /** How many public subscriptions this node holds on a book (tests: a closed or unsubscribed one is forgotten). */
     public int followersOf(io.tas.account.AccountEnums.Category category, String symbol) { return followers(category, symbol).size(); }
 
-    /** A public subscription is indexed by its book, unless its connection closed meanwhile (closed() forgets them). */
+    /**
+     * A public subscription is indexed by its book, unless its connection closed meanwhile (closed() forgets them). The
+     * add is inside compute: a set emptied and dropped by another subscription's end at the same moment cannot take it.
+     */
     private void follow(StreamConnection c, StreamConnection.Sub s) {
-        followers.computeIfAbsent(MarketPushes.bookKey(s.channel().category(), s.channel().target()), k -> ConcurrentHashMap.newKeySet()).add(s);
+        followers.compute(MarketPushes.bookKey(s.channel().category(), s.channel().target()), (k, set) -> {
+            Set<StreamConnection.Sub> subs = set == null ? ConcurrentHashMap.newKeySet() : set;
+            subs.add(s);
+            return subs;
+        });
         if (!connections.contains(c)) unsubscribed(s);
     }
 
