@@ -537,7 +537,6 @@ public final class StreamHub implements AutoCloseable {
         return out;
     }
 
-    /** Accounts whose balances a committed ledger transaction changed: their account and position subscribers get them. */
     /**
      * Anything may have changed (a snapshot restored, D189): every connected account's account and position channels
      * are pushed again with the state as it now is. Orders and fills have no state to push; a client reads them anew.
@@ -546,6 +545,7 @@ public final class StreamHub implements AutoCloseable {
         if (!byUid.isEmpty()) pushAccounts(Set.copyOf(byUid.keySet()));
     }
 
+    /** Accounts whose balances a committed ledger transaction changed: their account and position subscribers get them. */
     public void accountsCommitted(Set<Long> uids) {
         if (peers) announce("a:" + String.join(",", uids.stream().map(String::valueOf).toList()));
         pushAccounts(uids);
