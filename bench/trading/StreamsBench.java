@@ -201,6 +201,18 @@ public class StreamsBench {
         sampler.interrupt();
         Thread.sleep(2_000);
         long rss2 = TradingBench.rssKb(pid);
+        // The server's own share: a commit heard → its pushes queued on every subscriber's connection (its timer's
+        // window covers the orders; the moves come after).
+        try (TradingBench.Conn admin = new TradingBench.Conn(adminPort)) {
+            String metrics = admin.exchange(TradingBench.admin("GET", "/metrics", "", adminPort));
+            StringBuilder lag = new StringBuilder();
+            for (String line : metrics.split("\n")) {
+                if (line.startsWith("tas_ws_push_lag_seconds{") || line.startsWith("tas_ws_push_lag_seconds_max")) {
+                    lag.append(' ').append(line.replaceAll("\\{.*quantile=\"([0-9.]+)\".*}", "_p$1").replace("tas_ws_push_lag_seconds", ""));
+                }
+            }
+            System.out.println("[streams] the server's push lag (commit heard -> pushes queued), seconds:" + lag);
+        }
 
         // 3. fan-out: ticker moves, every connection subscribed
         long messages0 = 0, cpu0 = 0, serverTicks0 = 0;
