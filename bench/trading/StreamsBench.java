@@ -112,7 +112,7 @@ public class StreamsBench {
     static final java.util.concurrent.ConcurrentSkipListMap<Long, Long> ORDER_MAX_BY_SECOND = new java.util.concurrent.ConcurrentSkipListMap<>();
     /** The fan-out's lags by move (the ticker's ts): each move's first, median and last arrival are reported. */
     static final java.util.concurrent.ConcurrentSkipListMap<Long, ConcurrentLinkedQueue<Long>> BY_MOVE = new java.util.concurrent.ConcurrentSkipListMap<>();
-    static final int WARMUP_MOVES = Integer.getInteger("warmupMoves", 3);
+    static final int WARMUP_MOVES = 3;
     /** The clients' selector threads (bench/run trading --stream-readers). */
     static final int READERS = Integer.getInteger("readers", 2);
 

@@ -60,7 +60,6 @@ final class MarketPushes {
         List<Book> delta = null;
         List<StreamFeed.Trade> newTrades = null;
         TradingService.Book[] whole = new TradingService.Book[1];
-        StreamConnection.Data[] tickers = new StreamConnection.Data[2]; // v3, v2
         boolean incremental = false, trades = false;
         for (StreamConnection.Sub s : followers) {
             StreamConnection c = s.owner();
@@ -68,10 +67,7 @@ final class MarketPushes {
             if (!s.ready() || !kinds.contains(ch.kind()) || !ch.shows(instType, symbol)) continue;
             switch (ch.kind()) {
                 case TICKER -> {
-                    if (t == null) continue;
-                    int family = ch.v2() ? 1 : 0;
-                    if (tickers[family] == null) tickers[family] = data(List.of(ticker(ch, t)));
-                    c.push(s, "snapshot", tickers[family], ts);
+                    if (t != null) c.push(s, "snapshot", memo.computeIfAbsent("t" + ch.v2(), k -> data(List.of(ticker(ch, t)))), ts);
                 }
                 case BOOK -> {
                     if (whole[0] == null) whole[0] = trading.orderBook(category, symbol, BOOK_LEVELS);

@@ -298,10 +298,12 @@ public final class StreamConnection implements WsListener {
             String k = ch.key();
             if (!on) {
                 Sub gone = subscriptions.remove(k);
-                if (gone != null) hub.unsubscribed(gone);
-                if (gone != null && ch.kind().followsBook()) {
-                    followingBooks.decrementAndGet();
-                    hub.followingBooks(-1);
+                if (gone != null) {
+                    hub.unsubscribed(gone);
+                    if (ch.kind().followsBook()) {
+                        followingBooks.decrementAndGet();
+                        hub.followingBooks(-1);
+                    }
                 }
                 send(Json.text(Json.MAPPER.createObjectNode().put("event", "unsubscribe").set("arg", a)));
                 continue;
