@@ -72,11 +72,20 @@ public final class Ledger implements AutoCloseable {
         private final List<Object> sideItems = new ArrayList<>();
 
         private final Map<Long, String> kinds;
+        private final Map<Object, Object> reads;
 
-        Locked(Set<BalanceKey> declared, Map<BalanceKey, Balance> shared, Map<Long, String> kinds) {
+        Locked(Set<BalanceKey> declared, Map<BalanceKey, Balance> shared, Map<Long, String> kinds, Map<Object, Object> reads) {
             this.declared = declared;
             this.shared = shared;
             this.kinds = kinds;
+            this.reads = reads;
+        }
+
+        /** The answer of the read this change was submitted with (submit with a Read). */
+        @SuppressWarnings("unchecked")
+        public <V> V read(Read<V> read) {
+            if (!reads.containsKey(read.key())) throw new IllegalStateException("not read: " + read.key());
+            return (V) reads.get(read.key());
         }
 
         /**
@@ -157,15 +166,27 @@ public final class Ledger implements AutoCloseable {
      * (submit(Tx, ...)): a group commit would wait for the locks that caller holds.
      */
     public <T> T submit(Collection<BalanceKey> keys, Function<Locked, T> change) {
-        db.requireNoConnection("a group-committed ledger change");
-        return groupCommit.submit(new Change<>(keys, change));
+        return submit(keys, null, change);
     }
+
+    /**
+     * As submit, with a read the change decides on (Locked.read): the batch runs it once for all its changes that ask the
+     * same read (equal keys), after their rows are locked and before any of them decides. What a read sees was committed
+     * before the batch: it holds for every change of the batch in the serial order (D213).
+     */
+    public <T> T submit(Collection<BalanceKey> keys, Read<?> read, Function<Locked, T> change) {
+        db.requireNoConnection("a group-committed ledger change");
+        return groupCommit.submit(new Change<>(keys, read, change));
+    }
+
+    /** A read shared by a batch's changes: those whose reads have equal keys get one query's answer. */
+    public record Read<V>(Object key, Function<DSLContext, V> query) {}
 
     /** As submit, inside the caller's transaction: it commits (or rolls back) with the caller's work. */
     @SuppressWarnings("unchecked")
     public <T> T submit(Tx tx, Collection<BalanceKey> keys, Function<Locked, T> change) {
         Set<Long> uids = new TreeSet<>();
-        Outcome<T> out = (Outcome<T>) runAndWrite(tx.dsl(), List.of(new Change<>(keys, change)), false, uids).getFirst();
+        Outcome<T> out = (Outcome<T>) runAndWrite(tx.dsl(), List.of(new Change<>(keys, null, change)), false, uids).getFirst();
         if (!uids.isEmpty() && !commitListeners.isEmpty()) tx.afterCommit(() -> committed(uids));
         return out.valueOrThrow();
     }
@@ -219,7 +240,9 @@ public final class Ledger implements AutoCloseable {
     }
 
     /** A submitted change: the rows it needs and what it does with them. */
-    record Change<T>(Collection<BalanceKey> keys, Function<Locked, T> work) {}
+    record Change<T>(Collection<BalanceKey> keys, Read<?> read, Function<Locked, T> work) {
+        Change(Collection<BalanceKey> keys, Function<Locked, T> work) { this(keys, null, work); }
+    }
 
     /** What a change did: its value, or what rejected it. */
     public record Outcome<T>(T value, Throwable failure) {
@@ -244,6 +267,7 @@ public final class Ledger implements AutoCloseable {
         private final List<Object> sideItems = new ArrayList<>();
         private final Map<BalanceKey, Balance> rows = new TreeMap<>();
         private final Map<Long, String> kinds = new HashMap<>();
+        private final Map<Object, Object> reads = new HashMap<>();
         /** Whether the batch's lock is the first statement of its transaction (a group commit's own transaction). */
         private final boolean ownTransaction;
 
@@ -262,13 +286,16 @@ public final class Ledger implements AutoCloseable {
             Runnable lockAccounts = () -> kinds.putAll(store.lockAccounts(dsl, uids));
             lockAccounts.run();
             store.lock(dsl, all, ownTransaction, lockAccounts).forEach(b -> rows.put(b.key(), b));
+            for (Change<?> c : changes) {
+                if (c.read() != null && !reads.containsKey(c.read().key())) reads.put(c.read().key(), c.read().query().apply(dsl));
+            }
             List<Outcome<?>> outcomes = new ArrayList<>(changes.size());
             for (Change<?> c : changes) outcomes.add(runOne(c));
             return outcomes;
         }
 
         private <T> Outcome<T> runOne(Change<T> c) {
-            Locked locked = new Locked(Set.copyOf(c.keys()), rows, kinds);
+            Locked locked = new Locked(Set.copyOf(c.keys()), rows, kinds, reads);
             try {
                 // The decision runs without SQL: a failing statement would abort the transaction the whole batch shares.
                 T value = db.forbiddingSql(() -> c.work().apply(locked));

@@ -60,9 +60,15 @@ final class LedgerStore {
     Map<Long, String> lockAccounts(DSLContext tx, java.util.SortedSet<Long> uids) {
         Map<Long, String> kinds = new HashMap<>();
         if (tx.dialect() == SQLDialect.POSTGRES) {
-            tx.select(ACCOUNT.UID, ACCOUNT.ACCOUNT_KIND).from(ACCOUNT).join(ACCOUNT_SETTINGS).on(ACCOUNT_SETTINGS.UID.eq(ACCOUNT.UID))
-                    .where(ACCOUNT.UID.in(uids)).orderBy(ACCOUNT.UID).forShare().of(ACCOUNT_SETTINGS)
-                    .forEach(r -> kinds.put(r.value1(), r.value2()));
+            // Plain SQL over an array: one statement text whatever the count, nothing rendered (D213).
+            tx.connection(c -> {
+                try (var ps = c.prepareStatement(LOCK_ACCOUNTS_PG)) {
+                    ps.setArray(1, c.createArrayOf("bigint", uids.toArray()));
+                    try (var rs = ps.executeQuery()) {
+                        while (rs.next()) kinds.put(rs.getLong(1), rs.getString(2));
+                    }
+                }
+            });
             return kinds;
         }
         for (long uid : uids) tx.selectFrom(ACCOUNT_SETTINGS).where(ACCOUNT_SETTINGS.UID.eq(uid)).forUpdate().fetchOptional();
@@ -104,20 +110,31 @@ final class LedgerStore {
             for (BalanceKey k : keys) dsl.selectFrom(BALANCE).where(keyIs(k)).forUpdate().fetchOptional().ifPresent(r -> out.put(k, toBalance(r)));
             return out;
         }
-        dsl.selectFrom(BALANCE)
-                .where(keyIn(keys))
-                .orderBy(BALANCE.UID, BALANCE.ACCOUNT_TYPE, BALANCE.COIN)
-                .forUpdate()
-                .forEach(r -> {
-                    Balance b = toBalance(r);
-                    out.put(b.key(), b);
-                });
+        List<Object[]> rows = keys.stream().map(k -> new Object[]{k.uid(), k.account().name(), k.coin()}).toList();
+        dsl.connection(c -> {
+            try (var ps = c.prepareStatement(LOCK_BALANCES_PG)) {
+                PgCopy.bindArrays(c, ps, KEY_ARRAYS, rows);
+                try (var rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        Balance b = new Balance(new BalanceKey(rs.getLong(1), AccountType.valueOf(rs.getString(2)), rs.getString(3)),
+                                rs.getBigDecimal(4), rs.getBigDecimal(5), rs.getBigDecimal(6));
+                        out.put(b.key(), b);
+                    }
+                }
+            }
+        });
         return out;
     }
 
-    private static org.jooq.Condition keyIn(Collection<BalanceKey> keys) {
-        return row(BALANCE.UID, BALANCE.ACCOUNT_TYPE, BALANCE.COIN).in(keys.stream().map(k -> row(k.uid(), k.account().name(), k.coin())).toList());
-    }
+    /** The accounts' settings rows locked shared, in uid order, with each account's kind (lockAccounts, D141). */
+    private static final String LOCK_ACCOUNTS_PG = "select a.uid, a.account_kind from account a join account_settings s on s.uid = a.uid"
+            + " where a.uid = any(?) order by a.uid for share of s";
+    /** The balance rows of the keys, locked in key order (PostgreSQL sorts before it locks). */
+    private static final String LOCK_BALANCES_PG = "select b.uid, b.account_type, b.coin, b.available, b.frozen, b.debt from balance b"
+            + " join unnest(?::bigint[], ?::text[], ?::text[]) as k(uid, account_type, coin)"
+            + " on b.uid = k.uid and b.account_type = k.account_type and b.coin = k.coin"
+            + " order by b.uid, b.account_type, b.coin for update of b";
+    private static final List<String> KEY_ARRAYS = List.of("bigint", "text", "text");
 
     /** The newest journal rows of uid with their transaction (kind, ref, time), newest first. */
     List<JournalLine> journal(DSLContext dsl, long uid, int limit) {
@@ -172,25 +189,53 @@ final class LedgerStore {
     record JournalRow(long id, long txId, Long uid, String account, String field, String coin, BigDecimal amount) {}
 
     /**
-     * Writes what a batch of ledger transactions did: each table's rows as one prepared statement executed
-     * as a JDBC batch (one round trip on PostgreSQL, parsed and planned once per connection), or from 256 rows on
-     * PostgreSQL as one COPY (D177), each changed balance row once with its final value, then the callers' own records.
+     * Writes what a batch of ledger transactions did: each table's rows in one statement (PgCopy.insert: unnest arrays or,
+     * from 256 rows, COPY on PostgreSQL, D177 and D213; a JDBC batch on H2), each changed balance row once with its final
+     * value, then the callers' own records.
      */
     void write(DSLContext dsl, List<Ledger.Staged> staged, List<Balance> after) {
         if (staged.isEmpty()) return;
-        PgCopy.insert(dsl, LEDGER_TX, List.of(LEDGER_TX.ID, LEDGER_TX.KIND, LEDGER_TX.REF, LEDGER_TX.UID, LEDGER_TX.CREATED_TIME),
-                staged.stream().map(s -> new Object[]{s.txId(), s.kind(), s.ref(), s.uid(), s.time()}).toList());
-        PgCopy.insert(dsl, JOURNAL, List.of(JOURNAL.ID, JOURNAL.TX_ID, JOURNAL.UID, JOURNAL.ACCOUNT_TYPE, JOURNAL.FIELD, JOURNAL.COIN, JOURNAL.AMOUNT),
-                staged.stream().flatMap(s -> s.journal().stream())
-                        .map(r -> new Object[]{r.id(), r.txId(), r.uid(), r.account(), r.field(), r.coin(), r.amount()}).toList());
-        if (!after.isEmpty()) {
-            var balances = dsl.batch(dsl.update(BALANCE)
-                    .set(BALANCE.AVAILABLE, (BigDecimal) null).set(BALANCE.FROZEN, (BigDecimal) null).set(BALANCE.DEBT, (BigDecimal) null)
-                    .where(BALANCE.UID.eq((Long) null)).and(BALANCE.ACCOUNT_TYPE.eq((String) null)).and(BALANCE.COIN.eq((String) null)));
-            after.forEach(b -> balances.bind(b.available(), b.frozen(), b.debt(), b.key().uid(), b.key().account().name(), b.key().coin()));
-            balances.execute();
-        }
+        PgCopy.insert(dsl, TX_ROW, staged.stream().map(s -> new Object[]{s.txId(), s.kind(), s.ref(), s.uid(), s.time()}).toList());
+        PgCopy.insert(dsl, JOURNAL_ROW, staged.stream().flatMap(s -> s.journal().stream())
+                .map(r -> new Object[]{r.id(), r.txId(), r.uid(), r.account(), r.field(), r.coin(), r.amount()}).toList());
+        updateBalances(dsl, after);
         insertRecords(dsl, staged.stream().<TableRecord<?>>flatMap(s -> s.records().stream()).toList());
+    }
+
+    private static final PgCopy.Shape TX_ROW = PgCopy.shape(LEDGER_TX, List.of(LEDGER_TX.ID, LEDGER_TX.KIND, LEDGER_TX.REF, LEDGER_TX.UID,
+            LEDGER_TX.CREATED_TIME));
+    private static final PgCopy.Shape JOURNAL_ROW = PgCopy.shape(JOURNAL, List.of(JOURNAL.ID, JOURNAL.TX_ID, JOURNAL.UID,
+            JOURNAL.ACCOUNT_TYPE, JOURNAL.FIELD, JOURNAL.COIN, JOURNAL.AMOUNT));
+    private static final String UPDATE_BALANCES_PG = "update balance b set available = u.available, frozen = u.frozen, debt = u.debt"
+            + " from unnest(?::numeric[], ?::numeric[], ?::numeric[], ?::bigint[], ?::text[], ?::text[])"
+            + " as u(available, frozen, debt, uid, account_type, coin)"
+            + " where b.uid = u.uid and b.account_type = u.account_type and b.coin = u.coin";
+    private static final String UPDATE_BALANCE = "update balance set available = ?, frozen = ?, debt = ? where uid = ? and account_type = ? and coin = ?";
+    private static final List<String> BALANCE_ARRAYS = List.of("numeric", "numeric", "numeric", "bigint", "text", "text");
+
+    /**
+     * Each changed balance row once, with its final value (the rows are locked): on PostgreSQL one statement from arrays,
+     * on H2 one JDBC batch (D213).
+     */
+    private static void updateBalances(DSLContext dsl, List<Balance> after) {
+        if (after.isEmpty()) return;
+        List<Object[]> rows = after.stream().map(b -> new Object[]{b.available(), b.frozen(), b.debt(), b.key().uid(),
+                b.key().account().name(), b.key().coin()}).toList();
+        boolean pg = dsl.dialect() == SQLDialect.POSTGRES;
+        dsl.connection(c -> {
+            try (var ps = c.prepareStatement(pg ? UPDATE_BALANCES_PG : UPDATE_BALANCE)) {
+                if (pg) {
+                    PgCopy.bindArrays(c, ps, BALANCE_ARRAYS, rows);
+                    ps.executeUpdate();
+                    return;
+                }
+                for (Object[] r : rows) {
+                    for (int i = 0; i < r.length; i++) ps.setObject(i + 1, r[i]);
+                    ps.addBatch();
+                }
+                ps.executeBatch();
+            }
+        });
     }
 
     /** The callers' records, one prepared batch per table, every column bound (cheaper than jOOQ's per-record batch). */

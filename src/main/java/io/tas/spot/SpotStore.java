@@ -3,7 +3,6 @@ package io.tas.spot;
 import org.jooq.Condition;
 import io.tas.store.PgCopy;
 import org.jooq.DSLContext;
-import org.jooq.SQLDialect;
 
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -16,35 +15,19 @@ import static io.tas.store.generated.Tables.WITHDRAWAL_RECORD;
 /** SQL of fills and withdrawal records. */
 final class SpotStore {
 
-    private static final List<String> FILL_COLUMNS = List.of("uid", "trade_id", "order_id", "symbol", "order_type", "side", "price_avg",
-            "size", "amount", "trade_scope", "deduction", "fee_coin", "total_deduction_fee", "total_fee", "c_time", "u_time", "category",
-            "exec_pnl", "wire_json");
+    private static final PgCopy.Shape FILL_ROW = PgCopy.shape(SPOT_FILL, List.of(SPOT_FILL.UID, SPOT_FILL.TRADE_ID, SPOT_FILL.ORDER_ID,
+            SPOT_FILL.SYMBOL, SPOT_FILL.ORDER_TYPE, SPOT_FILL.SIDE, SPOT_FILL.PRICE_AVG, SPOT_FILL.SIZE, SPOT_FILL.AMOUNT,
+            SPOT_FILL.TRADE_SCOPE, SPOT_FILL.DEDUCTION, SPOT_FILL.FEE_COIN, SPOT_FILL.TOTAL_DEDUCTION_FEE, SPOT_FILL.TOTAL_FEE,
+            SPOT_FILL.C_TIME, SPOT_FILL.U_TIME, SPOT_FILL.CATEGORY, SPOT_FILL.EXEC_PNL, SPOT_FILL.WIRE_JSON));
 
     /**
-     * Every fill is stored here, with its wire JSON (D75). PostgreSQL, a large batch: one COPY (PgCopy, the 1M-fill
-     * ingest); otherwise one prepared statement executed as a JDBC batch (D170: a COPY's fixed cost outweighs a small
-     * batch's, as the engine's group commits write a few fills each).
+     * Every fill is stored here, with its wire JSON (D75), in one statement (PgCopy.insert: a COPY for a large batch on
+     * PostgreSQL, the 1M-fill ingest; D170, D213 for the engine's group commits of a few fills each).
      */
     void insertFills(DSLContext dsl, List<SpotFill> fills) {
-        if (fills.isEmpty()) return;
-        if (dsl.dialect() == SQLDialect.POSTGRES && fills.size() >= PgCopy.FROM_ROWS) {
-            PgCopy.copyIn(dsl, "spot_fill", FILL_COLUMNS, fills, (c, f) -> c.value(f.uid()).value(f.tradeId()).value(f.orderId())
-                    .value(f.symbol()).value(f.orderType()).value(f.side()).value(f.priceAvg()).value(f.size()).value(f.amount())
-                    .value(f.tradeScope()).value(f.deduction()).value(f.feeCoin()).value(f.totalDeductionFee()).value(f.totalFee())
-                    .value(f.cTime()).value(f.uTime()).value(f.category()).value(f.execPnl()).value(FillWire.json(f)));
-            return;
-        }
-        var batch = dsl.batch(dsl.insertInto(SPOT_FILL, SPOT_FILL.UID, SPOT_FILL.TRADE_ID, SPOT_FILL.ORDER_ID, SPOT_FILL.SYMBOL,
-                SPOT_FILL.ORDER_TYPE, SPOT_FILL.SIDE, SPOT_FILL.PRICE_AVG, SPOT_FILL.SIZE, SPOT_FILL.AMOUNT, SPOT_FILL.TRADE_SCOPE,
-                SPOT_FILL.DEDUCTION, SPOT_FILL.FEE_COIN, SPOT_FILL.TOTAL_DEDUCTION_FEE, SPOT_FILL.TOTAL_FEE, SPOT_FILL.C_TIME,
-                SPOT_FILL.U_TIME, SPOT_FILL.CATEGORY, SPOT_FILL.EXEC_PNL, SPOT_FILL.WIRE_JSON)
-                .values((Long) null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null));
-        for (SpotFill f : fills) {
-            batch.bind(f.uid(), f.tradeId(), f.orderId(), f.symbol(), f.orderType(), f.side(), f.priceAvg(), f.size(), f.amount(),
-                    f.tradeScope(), f.deduction(), f.feeCoin(), f.totalDeductionFee(), f.totalFee(), f.cTime(), f.uTime(),
-                    f.category(), f.execPnl(), FillWire.json(f));
-        }
-        batch.execute();
+        PgCopy.insert(dsl, FILL_ROW, fills.stream().map(f -> new Object[]{f.uid(), f.tradeId(), f.orderId(), f.symbol(), f.orderType(),
+                f.side(), f.priceAvg(), f.size(), f.amount(), f.tradeScope(), f.deduction(), f.feeCoin(), f.totalDeductionFee(),
+                f.totalFee(), f.cTime(), f.uTime(), f.category(), f.execPnl(), FillWire.json(f)}).toList());
     }
 
     void insertWithdrawals(DSLContext dsl, List<Withdrawal> rows) {

@@ -39,11 +39,14 @@ final class OrderStore {
 
     void insert(DSLContext dsl, TradeOrder o) { write(dsl, List.of(o), List.of()); }
 
-    /** Orders in one JDBC batch each way: new ones inserted, changed ones updated (the engine's batched writes). */
+    /**
+     * Orders in one statement each way (the engine's batched writes, D213): new ones inserted (PgCopy.insert), changed
+     * ones updated, on PostgreSQL from arrays, on H2 as one JDBC batch.
+     */
     void write(DSLContext dsl, List<TradeOrder> inserts, List<TradeOrder> updates) {
-        if (!inserts.isEmpty()) dsl.batchInsert(inserts.stream().map(o -> record(dsl, o)).toList()).execute();
+        PgCopy.insert(dsl, ORDER_ROW, inserts.stream().map(OrderStore::row).toList());
         if (updates.isEmpty()) return;
-        if (dsl.dialect() == SQLDialect.POSTGRES && updates.size() >= PgCopy.FROM_ROWS) {
+        if (dsl.dialect() == SQLDialect.POSTGRES) {
             updateFromArrays(dsl, updates);
             return;
         }
@@ -61,8 +64,8 @@ final class OrderStore {
     }
 
     /**
-     * D177: a sweep page's thousand order updates as one statement on PostgreSQL, the new values sent as arrays and
-     * joined by order_id (a JDBC batch executes them one by one).
+     * D177, D213: a batch's order updates (a sweep page's thousand, a group commit's few) as one statement on PostgreSQL,
+     * the new values sent as arrays and joined by order_id (a JDBC batch executes them one by one).
      */
     private static void updateFromArrays(DSLContext dsl, List<TradeOrder> updates) {
         String sql = "update trade_order t set price = u.price, qty = u.qty, frozen = u.frozen, cum_exec_qty = u.cum_exec_qty,"
@@ -113,22 +116,36 @@ final class OrderStore {
                 .limit(limit).fetch(OrderStore::toOrder);
     }
 
+    /** The best resting buy and sell of a book (null when that side is empty). */
+    record BookTop(BigDecimal bestBid, BigDecimal bestAsk) {
+        /** Whether a resting order crosses a taker (D168's test); limitPrice null = any price (a market order). */
+        boolean crosses(boolean takerBuys, BigDecimal limitPrice) {
+            BigDecimal best = takerBuys ? bestAsk : bestBid;
+            if (best == null) return false;
+            return limitPrice == null || (takerBuys ? best.compareTo(limitPrice) <= 0 : best.compareTo(limitPrice) >= 0);
+        }
+    }
+
+    private static final String BOOK_TOP = "select (select max(price) from trade_order where category = ? and symbol = ? and side = 'buy' and "
+            + "status in ('" + String.join("', '", WORKING) + "') and order_type = 'limit'), "
+            + "(select min(price) from trade_order where category = ? and symbol = ? and side = 'sell' and "
+            + "status in ('" + String.join("', '", WORKING) + "') and order_type = 'limit')";
+
     /**
-     * Whether any working limit order crosses a taker (D168's test, once per fast-path order). Plain SQL, one column: the
-     * same query as {@link #crossing} without rendering jOOQ's full-row select per order (D170: a fifth of the taker's
-     * server CPU). The resting-order index answers it (D177); its literals are RESTING's.
+     * The book's best resting prices, read once per group-commit batch for its fast-path takers (D168's test, D213).
+     * Plain SQL (D170); the resting-order index answers each side with one index probe (D177); its literals are RESTING's.
      */
-    boolean anyCrossing(DSLContext dsl, Category category, String symbol, boolean takerBuys, BigDecimal limitPrice) {
-        String sql = "select 1 from trade_order where category = ? and symbol = ? and status in ('" + String.join("', '", WORKING)
-                + "') and side = ? and order_type = 'limit'"
-                + (limitPrice == null ? "" : takerBuys ? " and price <= ?" : " and price >= ?") + " limit 1";
+    BookTop bookTop(DSLContext dsl, Category category, String symbol) {
         return dsl.connectionResult(c -> {
-            try (var ps = c.prepareStatement(sql)) {
+            try (var ps = c.prepareStatement(BOOK_TOP)) {
                 ps.setString(1, category.wire());
                 ps.setString(2, symbol);
-                ps.setString(3, takerBuys ? "sell" : "buy");
-                if (limitPrice != null) ps.setBigDecimal(4, limitPrice);
-                try (var rs = ps.executeQuery()) { return rs.next(); }
+                ps.setString(3, category.wire());
+                ps.setString(4, symbol);
+                try (var rs = ps.executeQuery()) {
+                    rs.next();
+                    return new BookTop(rs.getBigDecimal(1), rs.getBigDecimal(2));
+                }
             }
         });
     }
@@ -190,36 +207,19 @@ final class OrderStore {
                 .fetchMap(r -> r.value1(), r -> r.value2());
     }
 
-    private static TradeOrderRecord record(DSLContext dsl, TradeOrder o) {
-        TradeOrderRecord r = dsl.newRecord(TRADE_ORDER);
-        r.setOrderId(o.orderId());
-        r.setUid(o.uid());
-        r.setClientOid(o.clientOid());
-        r.setCategory(o.category().wire());
-        r.setSymbol(o.symbol());
-        r.setSide(o.side());
-        r.setOrderType(o.orderType());
-        r.setTimeInForce(o.timeInForce());
-        r.setPrice(o.price());
-        r.setQty(o.qty());
-        r.setPosSide(o.posSide());
-        r.setHoldMode(o.holdMode());
-        r.setTradeSide(o.tradeSide());
-        r.setReduceOnly(o.reduceOnly());
-        r.setMarginMode(o.marginMode());
-        r.setLeverage(o.leverage());
-        r.setFrozenCoin(o.frozenCoin());
-        r.setFrozen(o.frozen());
-        r.setCumExecQty(o.cumExecQty());
-        r.setCumExecValue(o.cumExecValue());
-        r.setFee(o.fee());
-        r.setFeeCoin(o.feeCoin());
-        r.setStatus(o.status());
-        r.setCancelReason(o.cancelReason());
-        r.setCTime(o.cTime());
-        r.setUTime(o.uTime());
-        r.setClassic(o.classic());
-        return r;
+    /** Every column of trade_order, in the order row() gives them. */
+    private static final PgCopy.Shape ORDER_ROW = PgCopy.shape(TRADE_ORDER, List.of(TRADE_ORDER.ORDER_ID, TRADE_ORDER.UID,
+            TRADE_ORDER.CLIENT_OID, TRADE_ORDER.CATEGORY, TRADE_ORDER.SYMBOL, TRADE_ORDER.SIDE, TRADE_ORDER.ORDER_TYPE,
+            TRADE_ORDER.TIME_IN_FORCE, TRADE_ORDER.PRICE, TRADE_ORDER.QTY, TRADE_ORDER.POS_SIDE, TRADE_ORDER.HOLD_MODE,
+            TRADE_ORDER.TRADE_SIDE, TRADE_ORDER.REDUCE_ONLY, TRADE_ORDER.MARGIN_MODE, TRADE_ORDER.LEVERAGE, TRADE_ORDER.FROZEN_COIN,
+            TRADE_ORDER.FROZEN, TRADE_ORDER.CUM_EXEC_QTY, TRADE_ORDER.CUM_EXEC_VALUE, TRADE_ORDER.FEE, TRADE_ORDER.FEE_COIN,
+            TRADE_ORDER.STATUS, TRADE_ORDER.CANCEL_REASON, TRADE_ORDER.C_TIME, TRADE_ORDER.U_TIME, TRADE_ORDER.CLASSIC));
+
+    private static Object[] row(TradeOrder o) {
+        return new Object[]{o.orderId(), o.uid(), o.clientOid(), o.category().wire(), o.symbol(), o.side(), o.orderType(),
+                o.timeInForce(), o.price(), o.qty(), o.posSide(), o.holdMode(), o.tradeSide(), o.reduceOnly(), o.marginMode(),
+                o.leverage(), o.frozenCoin(), o.frozen(), o.cumExecQty(), o.cumExecValue(), o.fee(), o.feeCoin(), o.status(),
+                o.cancelReason(), o.cTime(), o.uTime(), o.classic()};
     }
 
     static TradeOrder toOrder(TradeOrderRecord r) {

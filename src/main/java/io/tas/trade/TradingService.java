@@ -211,23 +211,42 @@ public final class TradingService {
     /**
      * D168: a spot order that cannot rest and that no resting order crosses trades only with the synthetic book, so it
      * touches no other order: it is one ledger change (its freeze, fills, fees, the order row, its fills and trades),
-     * group-committed with others, without the book lock. Null when a resting order crosses it, or when fill-or-kill
-     * refuses it: the locked path decides those.
+     * group-committed with others, without the book lock. Whether a resting order crosses it is read by its batch, once
+     * for all the batch's orders on the book (D213). Null when one crosses it, or when fill-or-kill refuses it: the
+     * locked path decides those.
      */
     private Result placeAgainstSyntheticBook(Place c, Instrument inst) {
         boolean buy = c.side().equals("buy");
         BigDecimal limit = c.orderType().equals("limit") ? c.price() : null;
-        if (db.read(dsl -> store.anyCrossing(dsl, c.category(), inst.symbol(), buy, limit))) return null;
         TradeOrder o = spotOrder(c, inst);
         List<Liquidity> liquidity = Liquidity.merge(List.of(), synthetic(inst, buy), buy, limit);
-        if (o.isMarket() && liquidity.isEmpty()) throw new ApiException(ErrorCode.INSUFFICIENT_LIQUIDITY);
+        // What the synthetic book alone cannot decide (no liquidity, too little for fill-or-kill, a budget below one step)
+        // the locked path decides, with the resting orders that may cross.
+        if (liquidity.isEmpty()) return null;
         if (o.timeInForce().equals("fok") && Liquidity.depth(liquidity).compareTo(o.qty()) < 0) return null;
         List<Liquidity.Fill> fills = Liquidity.walk(liquidity, o.qtyInQuote() ? null : o.qty(), o.qtyInQuote() ? o.qty() : null,
                 Instrument.QUANTITY_DECIMALS);
-        if (o.qtyInQuote() && fills.isEmpty()) throw new ApiException(ErrorCode.BELOW_MIN_QTY);
+        if (fills.isEmpty()) return null;
         Map<Long, Boolean> deduct = Map.of(c.uid(), accounts.settings(c.uid()).deduct() == Deduct.on);
         Set<BalanceKey> keys = new TreeSet<>(SpotSettlement.keys(o, inst, platformToken, deduct.get(c.uid())));
-        return ledger.submit(keys, spotChange(o, inst, deduct, fills, false, o.cTime()));
+        var top = new Ledger.Read<>(new BookKey(c.category(), inst.symbol()), dsl -> store.bookTop(dsl, c.category(), inst.symbol()));
+        var settle = spotChange(o, inst, deduct, fills, false, o.cTime());
+        try {
+            return ledger.submit(keys, top, rows -> {
+                if (rows.read(top).crosses(buy, limit)) throw new Crossed();
+                return settle.apply(rows);
+            });
+        } catch (Crossed e) {
+            return null;
+        }
+    }
+
+    /** A book, as the key of its batch read (D213). */
+    private record BookKey(Category category, String symbol) {}
+
+    /** A resting order crosses a fast-path taker: its batch refused it, the locked path places it (D168). */
+    private static final class Crossed extends RuntimeException {
+        Crossed() { super(null, null, false, false); }
     }
 
     private Result placeIn(Tx tx, Place c, Instrument inst) {
@@ -350,8 +369,17 @@ public final class TradingService {
         if (t == null) return List.of();
         int decimals = market.pricePrecision(inst);
         SyntheticBook own = book.of(inst.book());
-        return takerBuys ? own.asks(t, decimals) : own.bids(t, decimals);
+        // The levels depend only on the ticker, the book's shape and the decimals: computed once per ticker (D213).
+        LevelsMemo memo = levelsMemo.get(new LevelsKey(inst.category(), inst.symbol(), takerBuys));
+        if (memo != null && memo.ticker() == t && memo.book().equals(own) && memo.decimals() == decimals) return memo.levels();
+        List<SyntheticBook.Level> levels = List.copyOf(takerBuys ? own.asks(t, decimals) : own.bids(t, decimals));
+        levelsMemo.put(new LevelsKey(inst.category(), inst.symbol(), takerBuys), new LevelsMemo(t, own, decimals, levels));
+        return levels;
     }
+
+    private record LevelsKey(Category category, String symbol, boolean asks) {}
+    private record LevelsMemo(Ticker ticker, SyntheticBook book, int decimals, List<SyntheticBook.Level> levels) {}
+    private final Map<LevelsKey, LevelsMemo> levelsMemo = new java.util.concurrent.ConcurrentHashMap<>();
 
     private Optional<Ticker> ticker(Instrument inst) {
         return market.ticker(inst.category() == Category.MARGIN ? Category.SPOT : inst.category(), inst.symbol());

@@ -118,25 +118,44 @@ class TradingApiTest extends EngineServerTest {
         admin.assertConserved();
     }
 
-    @Test
-    void twoAccountsTradeWithEachOtherAtTheRestingPrice() {
+    /** A seller whose sell of 1 base at 100 rests (above the bid 99.99, 1 base frozen), and a buyer with 1000 USDT. */
+    private record Counterparties(ApiClient seller, long sellerUid, String sell, ApiClient buyer, long buyerUid) {}
+
+    private Counterparties restingSellAt100() {
         ApiClient seller = setUp("5", "USDT", "10");
         long sellerUid = uid;
         ok(admin.post("/admin/v1/ledger/deposit", "{\"uid\":" + sellerUid + ",\"account\":\"unified\",\"coin\":\"" + base
                 + "\",\"amount\":\"5\",\"ref\":\"seed-" + base + "\"}"));
-        // Sell 1 at 100: above the bid 99.99, it rests with 1 base frozen.
         String sell = id(seller.post(PLACE, order("SPOT", spot, "sell", "limit", "1", "100", null)));
         assertThat(admin.balances(sellerUid)).containsEntry("unified/" + base, "4/1/0");
         ApiClient buyer = server.client(admin.fundedAccount("buyer-" + kind + "-" + NAMES.incrementAndGet(), "USDT", "1000"));
-        long buyerUid = admin.lastUid;
+        return new Counterparties(seller, sellerUid, sell, buyer, admin.lastUid);
+    }
+
+    /** The buyer bought the resting 1 base at 100 as taker: 100 USDT for 1 base less 0.001; the seller got 100 less 0.1. */
+    private void tradedAtTheRestingPrice(Counterparties p, String buy) {
+        assertThat(admin.balances(p.buyerUid())).containsEntry("unified/USDT", "900/0/0").containsEntry("unified/" + base, "0.999/0/0");
+        assertThat(admin.balances(p.sellerUid())).containsEntry("unified/USDT", "109.9/0/0").containsEntry("unified/" + base, "4/0/0");
+        assertThat(p.seller().get(INFO + p.sell()).data().get("orderStatus").asText()).isEqualTo("filled");
+        assertThat(p.buyer().get(INFO + buy).data().get("orderStatus").asText()).isEqualTo("filled");
+        admin.assertConserved();
+    }
+
+    @Test
+    void twoAccountsTradeWithEachOtherAtTheRestingPrice() {
+        Counterparties p = restingSellAt100();
         // Buy 1 at 100: the synthetic ask 100.01 is above the limit; the resting sell at 100 fills it. Buyer pays 100 and
         // a taker fee of 0.001 base; the seller gets 100 less a maker fee of 0.1 USDT.
-        String buy = id(buyer.post(PLACE, order("SPOT", spot, "buy", "limit", "1", "100", null)));
-        assertThat(admin.balances(buyerUid)).containsEntry("unified/USDT", "900/0/0").containsEntry("unified/" + base, "0.999/0/0");
-        assertThat(admin.balances(sellerUid)).containsEntry("unified/USDT", "109.9/0/0").containsEntry("unified/" + base, "4/0/0");
-        assertThat(seller.get(INFO + sell).data().get("orderStatus").asText()).isEqualTo("filled");
-        assertThat(buyer.get(INFO + buy).data().get("orderStatus").asText()).isEqualTo("filled");
-        admin.assertConserved();
+        tradedAtTheRestingPrice(p, id(p.buyer().post(PLACE, order("SPOT", spot, "buy", "limit", "1", "100", null))));
+    }
+
+    @Test
+    void aMarketBuyTakesARestingSellBeforeTheSyntheticAsk() {
+        Counterparties p = restingSellAt100();
+        // A market buy of 100 USDT: the resting sell at 100 is below the synthetic ask 100.01, so the order's batch sees it
+        // cross (D213) and the locked path fills all 100 USDT against it. Filled at the synthetic ask instead, the buyer
+        // would get 0.9999 base less its fee and the sell would still rest.
+        tradedAtTheRestingPrice(p, id(p.buyer().post(PLACE, order("SPOT", spot, "buy", "market", "100", null, null))));
     }
 
     @Test
