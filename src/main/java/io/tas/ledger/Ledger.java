@@ -307,12 +307,15 @@ public final class Ledger implements AutoCloseable {
             }
         }
 
+        /** The batch's rows of every table; on PostgreSQL as one statement where they allow it (PgCopy.together, D214). */
         void write() {
             List<Balance> after = changed.stream().map(rows::get).toList();
-            store.write(dsl, writes, after);
             Map<Class<?>, List<Object>> byType = new java.util.LinkedHashMap<>();
             sideItems.forEach(i -> byType.computeIfAbsent(i.getClass(), t -> new ArrayList<>()).add(i));
-            byType.forEach((type, items) -> sideWriters.get(type).accept(dsl, items));
+            io.tas.store.PgCopy.together(dsl, () -> {
+                store.write(dsl, writes, after);
+                byType.forEach((type, items) -> sideWriters.get(type).accept(dsl, items));
+            });
         }
     }
 

@@ -113,7 +113,7 @@ final class LedgerStore {
         List<Object[]> rows = keys.stream().map(k -> new Object[]{k.uid(), k.account().name(), k.coin()}).toList();
         dsl.connection(c -> {
             try (var ps = c.prepareStatement(LOCK_BALANCES_PG)) {
-                PgCopy.bindArrays(c, ps, KEY_ARRAYS, rows);
+                PgCopy.arrays(LOCK_BALANCES_PG, KEY_ARRAYS, rows).binder().bind(c, ps, 1);
                 try (var rs = ps.executeQuery()) {
                     while (rs.next()) {
                         Balance b = new Balance(new BalanceKey(rs.getLong(1), AccountType.valueOf(rs.getString(2)), rs.getString(3)),
@@ -221,14 +221,12 @@ final class LedgerStore {
         if (after.isEmpty()) return;
         List<Object[]> rows = after.stream().map(b -> new Object[]{b.available(), b.frozen(), b.debt(), b.key().uid(),
                 b.key().account().name(), b.key().coin()}).toList();
-        boolean pg = dsl.dialect() == SQLDialect.POSTGRES;
+        if (dsl.dialect() == SQLDialect.POSTGRES) {
+            PgCopy.run(dsl, PgCopy.arrays(UPDATE_BALANCES_PG, BALANCE_ARRAYS, rows));
+            return;
+        }
         dsl.connection(c -> {
-            try (var ps = c.prepareStatement(pg ? UPDATE_BALANCES_PG : UPDATE_BALANCE)) {
-                if (pg) {
-                    PgCopy.bindArrays(c, ps, BALANCE_ARRAYS, rows);
-                    ps.executeUpdate();
-                    return;
-                }
+            try (var ps = c.prepareStatement(UPDATE_BALANCE)) {
                 for (Object[] r : rows) {
                     for (int i = 0; i < r.length; i++) ps.setObject(i + 1, r[i]);
                     ps.addBatch();

@@ -44,16 +44,14 @@ final class MarketDataStore {
     void foldIntoCandle(DSLContext dsl, Category category, String symbol, long minute, BigDecimal open, BigDecimal high,
                         BigDecimal low, BigDecimal close, BigDecimal size, BigDecimal turnover) {
         if (dsl.dialect() == org.jooq.SQLDialect.POSTGRES) {
-            dsl.connection(conn -> {
-                try (var ps = conn.prepareStatement(FOLD_PG)) {
-                    ps.setString(1, category.wire());
-                    ps.setString(2, symbol);
-                    ps.setLong(3, minute);
-                    BigDecimal[] values = {open, high, low, close, size, turnover};
-                    for (int i = 0; i < values.length; i++) ps.setBigDecimal(4 + i, values[i]);
-                    ps.executeUpdate();
-                }
-            });
+            io.tas.store.PgCopy.run(dsl, new io.tas.store.PgCopy.Part(FOLD_PG, (conn, ps, first) -> {
+                ps.setString(first, category.wire());
+                ps.setString(first + 1, symbol);
+                ps.setLong(first + 2, minute);
+                BigDecimal[] values = {open, high, low, close, size, turnover};
+                for (int i = 0; i < values.length; i++) ps.setBigDecimal(first + 3 + i, values[i]);
+                return first + 3 + values.length;
+            }));
             return;
         }
         var c = MARKET_CANDLE;

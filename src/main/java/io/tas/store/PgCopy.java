@@ -107,36 +107,88 @@ public final class PgCopy {
             });
             return;
         }
+        if (pg) {
+            run(dsl, arrays(shape.unnestInsert(), shape.arrayTypes(), rows));
+            return;
+        }
         dsl.connection(c -> {
-            try {
-                if (pg) {
-                    try (var ps = c.prepareStatement(shape.unnestInsert())) {
-                        bindArrays(c, ps, shape.arrayTypes(), rows);
-                        ps.executeUpdate();
-                    }
-                    return;
+            try (var ps = c.prepareStatement(shape.valuesInsert())) {
+                for (Object[] r : rows) {
+                    for (int i = 0; i < r.length; i++) ps.setObject(i + 1, r[i]);
+                    ps.addBatch();
                 }
-                try (var ps = c.prepareStatement(shape.valuesInsert())) {
-                    for (Object[] r : rows) {
-                        for (int i = 0; i < r.length; i++) ps.setObject(i + 1, r[i]);
-                        ps.addBatch();
-                    }
-                    ps.executeBatch();
-                }
+                ps.executeBatch();
             } catch (SQLException e) {
                 throw translated(e);
             }
         });
     }
 
-    /** Column i of every row as the i-th parameter, an array of arrayTypes[i] (PostgreSQL). */
-    public static void bindArrays(java.sql.Connection c, java.sql.PreparedStatement ps, List<String> arrayTypes, List<Object[]> rows)
-            throws SQLException {
-        for (int col = 0; col < arrayTypes.size(); col++) {
-            Object[] values = new Object[rows.size()];
-            for (int r = 0; r < values.length; r++) values[r] = rows.get(r)[col];
-            ps.setArray(col + 1, c.createArrayOf(arrayTypes.get(col), values));
+    /** One data-changing statement of a batch (PostgreSQL): its SQL, and what binds its parameters from the first given. */
+    public record Part(String sql, Binder binder) {}
+
+    /** Binds a part's parameters from index `first` on; returns the next free index. */
+    public interface Binder {
+        int bind(java.sql.Connection c, java.sql.PreparedStatement ps, int first) throws SQLException;
+    }
+
+    /** A part whose parameters are the rows' columns, each one array of arrayTypes[i]. */
+    public static Part arrays(String sql, List<String> arrayTypes, List<Object[]> rows) {
+        return new Part(sql, (c, ps, first) -> {
+            for (int col = 0; col < arrayTypes.size(); col++) {
+                Object[] values = new Object[rows.size()];
+                for (int r = 0; r < values.length; r++) values[r] = rows.get(r)[col];
+                ps.setArray(first + col, c.createArrayOf(arrayTypes.get(col), values));
+            }
+            return first + arrayTypes.size();
+        });
+    }
+
+    /** The parts made inside together() on this thread, sent when it ends; null outside. */
+    private static final ThreadLocal<List<Part>> TOGETHER = new ThreadLocal<>();
+
+    /**
+     * Runs a batch's writes; on PostgreSQL the parts they make (run) are sent at the end as one statement, each but the
+     * last a data-modifying WITH query (D214): one round trip and one plan for a group commit's rows of every table. The
+     * parts change distinct tables or distinct rows, so the order they run in does not matter. Statements that are not
+     * parts (a COPY, a jOOQ query) run at once.
+     */
+    public static void together(DSLContext dsl, Runnable writes) {
+        if (dsl.dialect() != SQLDialect.POSTGRES || TOGETHER.get() != null) {
+            writes.run();
+            return;
         }
+        List<Part> parts = new java.util.ArrayList<>();
+        TOGETHER.set(parts);
+        try {
+            writes.run();
+        } finally {
+            TOGETHER.remove();
+        }
+        execute(dsl, parts);
+    }
+
+    /** Runs the part now, or with the others at the end of together(). */
+    public static void run(DSLContext dsl, Part part) {
+        List<Part> parts = TOGETHER.get();
+        if (parts != null) parts.add(part);
+        else execute(dsl, List.of(part));
+    }
+
+    private static void execute(DSLContext dsl, List<Part> parts) {
+        if (parts.isEmpty()) return;
+        StringBuilder sql = new StringBuilder();
+        for (int i = 0; i < parts.size() - 1; i++) sql.append(i == 0 ? "with " : ", ").append("w").append(i).append(" as (").append(parts.get(i).sql()).append(")");
+        sql.append(parts.size() > 1 ? " " : "").append(parts.getLast().sql());
+        dsl.connection(c -> {
+            try (var ps = c.prepareStatement(sql.toString())) {
+                int next = 1;
+                for (Part p : parts) next = p.binder().bind(c, ps, next);
+                ps.executeUpdate();
+            } catch (SQLException e) {
+                throw translated(e);
+            }
+        });
     }
 
     /**

@@ -77,15 +77,11 @@ final class OrderStore {
                 TradeOrder::cumExecQty, TradeOrder::cumExecValue, TradeOrder::fee, TradeOrder::feeCoin, TradeOrder::status,
                 TradeOrder::cancelReason, TradeOrder::uTime, TradeOrder::orderId);
         List<String> types = List.of("numeric", "numeric", "numeric", "numeric", "numeric", "numeric", "text", "text", "text", "bigint", "bigint");
-        dsl.connection(c -> {
-            try (var ps = c.prepareStatement(sql)) {
-                for (int i = 0; i < columns.size(); i++) {
-                    var column = columns.get(i);
-                    ps.setArray(i + 1, c.createArrayOf(types.get(i), updates.stream().map(column).toArray()));
-                }
-                ps.executeUpdate();
-            }
-        });
+        // One UPDATE … FROM changes a row once: an order changed twice in the batch is written as it ended (last wins).
+        java.util.Map<Long, TradeOrder> last = new java.util.LinkedHashMap<>();
+        updates.forEach(o -> last.put(o.orderId(), o));
+        List<Object[]> rows = last.values().stream().map(o -> columns.stream().map(f -> f.apply(o)).toArray()).toList();
+        PgCopy.run(dsl, PgCopy.arrays(sql, types, rows));
     }
 
     /** Orders by id, as the caller's transaction sees them (a sweep's page, read again under the book lock). */
