@@ -113,7 +113,7 @@ final class LedgerStore {
         List<Object[]> rows = keys.stream().map(k -> new Object[]{k.uid(), k.account().name(), k.coin()}).toList();
         dsl.connection(c -> {
             try (var ps = c.prepareStatement(LOCK_BALANCES_PG)) {
-                PgCopy.arrays(LOCK_BALANCES_PG, KEY_ARRAYS, rows).binder().bind(c, ps, 1);
+                PgCopy.bindArrays(c, ps, 1, KEY_ARRAYS, rows);
                 try (var rs = ps.executeQuery()) {
                     while (rs.next()) {
                         Balance b = new Balance(new BalanceKey(rs.getLong(1), AccountType.valueOf(rs.getString(2)), rs.getString(3)),

@@ -20,20 +20,14 @@ final class MarketDataStore {
     /** One candle: ts is its bucket's start; volume in base coin, turnover in quote coin. */
     record Candle(long ts, BigDecimal open, BigDecimal high, BigDecimal low, BigDecimal close, BigDecimal volume, BigDecimal turnover) {}
 
-    /** Many trades in one JDBC batch: execId, category, symbol, price, size, side, ts per row. */
     private static final io.tas.store.PgCopy.Shape TRADE_ROW = io.tas.store.PgCopy.shape(MARKET_TRADE, List.of(MARKET_TRADE.EXEC_ID,
             MARKET_TRADE.CATEGORY, MARKET_TRADE.SYMBOL, MARKET_TRADE.PRICE, MARKET_TRADE.SIZE, MARKET_TRADE.SIDE, MARKET_TRADE.TS));
 
+    /** Many trades in one statement (PgCopy.insert): execId, category, symbol, price, size, side, ts per row. */
     void insertTrades(DSLContext dsl, List<Object[]> rows) {
         io.tas.store.PgCopy.insert(dsl, TRADE_ROW, rows);
     }
 
-    /**
-     * Folds trades of one minute (or a ticker move: one price, no volume) into its candle in one statement: open and
-     * close are the first and last price, high and low the extremes, volumes the sums. ON CONFLICT on PostgreSQL, which
-     * waits for a concurrent insert of the same key instead of failing, and MERGE on H2, where writers run one at a time
-     * anyway (D113). High, low and the volumes are computed from the row as it is then.
-     */
     /** foldIntoCandle on PostgreSQL as plain SQL: once per group commit, nothing rendered (D213). */
     private static final String FOLD_PG = "insert into market_candle (category, symbol, ts, open_price, high_price, low_price, close_price,"
             + " base_volume, quote_turnover) values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (category, symbol, ts) do update set"
@@ -41,6 +35,12 @@ final class MarketDataStore {
             + " excluded.low_price), close_price = excluded.close_price, base_volume = market_candle.base_volume + excluded.base_volume,"
             + " quote_turnover = market_candle.quote_turnover + excluded.quote_turnover";
 
+    /**
+     * Folds trades of one minute (or a ticker move: one price, no volume) into its candle in one statement: open and
+     * close are the first and last price, high and low the extremes, volumes the sums. ON CONFLICT on PostgreSQL, which
+     * waits for a concurrent insert of the same key instead of failing, and MERGE on H2, where writers run one at a time
+     * anyway (D113). High, low and the volumes are computed from the row as it is then.
+     */
     void foldIntoCandle(DSLContext dsl, Category category, String symbol, long minute, BigDecimal open, BigDecimal high,
                         BigDecimal low, BigDecimal close, BigDecimal size, BigDecimal turnover) {
         if (dsl.dialect() == org.jooq.SQLDialect.POSTGRES) {

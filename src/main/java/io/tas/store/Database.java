@@ -30,7 +30,6 @@ import java.util.function.Function;
  * never queues behind readers.
  */
 public final class Database implements AutoCloseable {
-    /** Connections of the ledger's group-commit writers: one each. */
     /** Group-commit writer threads: the ledger's (D26) and the settings writer's (D43), each with a connection of its own. */
     public static final int LEDGER_WRITERS = 2;
     public static final int SETTINGS_WRITERS = 3;

@@ -17,6 +17,8 @@ import java.util.List;
  * batches (1M fills, issue 9): a multi-row INSERT made jOOQ build a data type and the driver encode a parameter per
  * value, a third of the ingest's server CPU; COPY sends one text stream. A duplicate key still surfaces as jOOQ's
  * IntegrityConstraintViolationException, so {@link Database#insertUnique} answers it as before.
+ * Also the engine's smaller batches, in plain JDBC (D213, D214): a table's rows as one statement over arrays (Shape,
+ * insert), and a group commit's statements of every table sent as one (Part, together).
  */
 public final class PgCopy {
     /** D170: below this many rows a batched INSERT is cheaper on PostgreSQL than a COPY (its fixed cost is about 1 ms). */
@@ -63,23 +65,16 @@ public final class PgCopy {
      * A table's columns as the engine's batches write them, resolved once (a static constant of the caller): the plain
      * SQL and the PostgreSQL array types, so a batch renders nothing and converts no value through jOOQ (D213).
      */
-    public record Shape(String table, List<String> columns, List<String> arrayTypes) {
-        String unnestInsert() {
-            StringBuilder sql = new StringBuilder("insert into ").append(table).append(" (").append(String.join(", ", columns))
-                    .append(") select * from unnest(");
-            for (int i = 0; i < arrayTypes.size(); i++) sql.append(i == 0 ? "" : ", ").append("?::").append(arrayTypes.get(i)).append("[]");
-            return sql.append(")").toString();
-        }
-
-        String valuesInsert() {
-            return "insert into " + table + " (" + String.join(", ", columns) + ") values ("
-                    + String.join(", ", java.util.Collections.nCopies(columns.size(), "?")) + ")";
-        }
-    }
+    public record Shape(String table, List<String> columns, List<String> arrayTypes, String unnestInsert, String valuesInsert) {}
 
     /** The shape of table's columns, in the order each row's values are given. */
     public static Shape shape(Table<?> table, List<? extends Field<?>> columns) {
-        return new Shape(table.getName(), columns.stream().map(Field::getName).toList(), columns.stream().map(PgCopy::arrayType).toList());
+        List<String> names = columns.stream().map(Field::getName).toList();
+        List<String> types = columns.stream().map(PgCopy::arrayType).toList();
+        String into = "insert into " + table.getName() + " (" + String.join(", ", names) + ") ";
+        return new Shape(table.getName(), names, types,
+                into + "select * from unnest(" + String.join(", ", types.stream().map(t -> "?::" + t + "[]").toList()) + ")",
+                into + "values (" + String.join(", ", java.util.Collections.nCopies(names.size(), "?")) + ")");
     }
 
     private static String arrayType(Field<?> f) {
@@ -134,14 +129,18 @@ public final class PgCopy {
 
     /** A part whose parameters are the rows' columns, each one array of arrayTypes[i]. */
     public static Part arrays(String sql, List<String> arrayTypes, List<Object[]> rows) {
-        return new Part(sql, (c, ps, first) -> {
-            for (int col = 0; col < arrayTypes.size(); col++) {
-                Object[] values = new Object[rows.size()];
-                for (int r = 0; r < values.length; r++) values[r] = rows.get(r)[col];
-                ps.setArray(first + col, c.createArrayOf(arrayTypes.get(col), values));
-            }
-            return first + arrayTypes.size();
-        });
+        return new Part(sql, (c, ps, first) -> bindArrays(c, ps, first, arrayTypes, rows));
+    }
+
+    /** Column i of every row as parameter first + i, an array of arrayTypes[i]; returns the next free index. */
+    public static int bindArrays(java.sql.Connection c, java.sql.PreparedStatement ps, int first, List<String> arrayTypes,
+                                 List<Object[]> rows) throws SQLException {
+        for (int col = 0; col < arrayTypes.size(); col++) {
+            Object[] values = new Object[rows.size()];
+            for (int r = 0; r < values.length; r++) values[r] = rows.get(r)[col];
+            ps.setArray(first + col, c.createArrayOf(arrayTypes.get(col), values));
+        }
+        return first + arrayTypes.size();
     }
 
     /** The parts made inside together() on this thread, sent when it ends; null outside. */
