@@ -212,8 +212,9 @@ public final class TradingService {
      * D168: a spot order that cannot rest and that no resting order crosses trades only with the synthetic book, so it
      * touches no other order: it is one ledger change (its freeze, fills, fees, the order row, its fills and trades),
      * group-committed with others, without the book lock. Whether a resting order crosses it is read by its batch, once
-     * for all the batch's orders on the book (D213). Null when one crosses it, or when fill-or-kill refuses it: the
-     * locked path decides those.
+     * for all the batch's orders on the book (D213). Null when one crosses it, or when the synthetic book alone cannot
+     * decide the order (no level, too little depth for fill-or-kill, a budget under one step): the locked path decides
+     * those.
      */
     private Result placeAgainstSyntheticBook(Place c, Instrument inst) {
         boolean buy = c.side().equals("buy");
