@@ -225,15 +225,7 @@ final class LedgerStore {
             PgCopy.run(dsl, PgCopy.arrays(UPDATE_BALANCES_PG, BALANCE_ARRAYS, rows));
             return;
         }
-        dsl.connection(c -> {
-            try (var ps = c.prepareStatement(UPDATE_BALANCE)) {
-                for (Object[] r : rows) {
-                    for (int i = 0; i < r.length; i++) ps.setObject(i + 1, r[i]);
-                    ps.addBatch();
-                }
-                ps.executeBatch();
-            }
-        });
+        PgCopy.batch(dsl, UPDATE_BALANCE, rows);
     }
 
     /** The callers' records, one prepared batch per table, every column bound (cheaper than jOOQ's per-record batch). */

@@ -106,8 +106,13 @@ public final class PgCopy {
             run(dsl, arrays(shape.unnestInsert(), shape.arrayTypes(), rows));
             return;
         }
+        batch(dsl, shape.valuesInsert(), rows);
+    }
+
+    /** One prepared statement executed as a JDBC batch, a row's values as its parameters in order (H2's batches, D213). */
+    public static void batch(DSLContext dsl, String sql, List<Object[]> rows) {
         dsl.connection(c -> {
-            try (var ps = c.prepareStatement(shape.valuesInsert())) {
+            try (var ps = c.prepareStatement(sql)) {
                 for (Object[] r : rows) {
                     for (int i = 0; i < r.length; i++) ps.setObject(i + 1, r[i]);
                     ps.addBatch();

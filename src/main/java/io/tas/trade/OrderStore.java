@@ -46,43 +46,28 @@ final class OrderStore {
     void write(DSLContext dsl, List<TradeOrder> inserts, List<TradeOrder> updates) {
         PgCopy.insert(dsl, ORDER_ROW, inserts.stream().map(OrderStore::row).toList());
         if (updates.isEmpty()) return;
-        if (dsl.dialect() == SQLDialect.POSTGRES) {
-            updateFromArrays(dsl, updates);
-            return;
-        }
-        var batch = dsl.batch(dsl.update(TRADE_ORDER)
-                .set(TRADE_ORDER.PRICE, (BigDecimal) null).set(TRADE_ORDER.QTY, (BigDecimal) null).set(TRADE_ORDER.FROZEN, (BigDecimal) null)
-                .set(TRADE_ORDER.CUM_EXEC_QTY, (BigDecimal) null).set(TRADE_ORDER.CUM_EXEC_VALUE, (BigDecimal) null)
-                .set(TRADE_ORDER.FEE, (BigDecimal) null).set(TRADE_ORDER.FEE_COIN, (String) null).set(TRADE_ORDER.STATUS, (String) null)
-                .set(TRADE_ORDER.CANCEL_REASON, (String) null).set(TRADE_ORDER.U_TIME, (Long) null)
-                .where(TRADE_ORDER.ORDER_ID.eq((Long) null)));
-        for (TradeOrder o : updates) {
-            batch.bind(o.price(), o.qty(), o.frozen(), o.cumExecQty(), o.cumExecValue(), o.fee(), o.feeCoin(), o.status(), o.cancelReason(),
-                    o.uTime(), o.orderId());
-        }
-        batch.execute();
+        // One UPDATE … FROM changes a row once: an order changed twice in the batch is written as it ended (last wins).
+        java.util.Map<Long, TradeOrder> last = new java.util.LinkedHashMap<>();
+        updates.forEach(o -> last.put(o.orderId(), o));
+        List<Object[]> rows = last.values().stream().map(o -> new Object[]{o.price(), o.qty(), o.frozen(), o.cumExecQty(),
+                o.cumExecValue(), o.fee(), o.feeCoin(), o.status(), o.cancelReason(), o.uTime(), o.orderId()}).toList();
+        if (dsl.dialect() == SQLDialect.POSTGRES) PgCopy.run(dsl, PgCopy.arrays(UPDATE_FROM_ARRAYS, UPDATE_ARRAYS, rows));
+        else PgCopy.batch(dsl, UPDATE_ONE, rows);
     }
 
     /**
      * D177, D213: a batch's order updates (a sweep page's thousand, a group commit's few) as one statement on PostgreSQL,
-     * the new values sent as arrays and joined by order_id (a JDBC batch executes them one by one).
+     * the new values sent as arrays and joined by order_id (a JDBC batch executes them one by one, as H2 does).
      */
-    private static void updateFromArrays(DSLContext dsl, List<TradeOrder> updates) {
-        String sql = "update trade_order t set price = u.price, qty = u.qty, frozen = u.frozen, cum_exec_qty = u.cum_exec_qty,"
-                + " cum_exec_value = u.cum_exec_value, fee = u.fee, fee_coin = u.fee_coin, status = u.status, cancel_reason = u.cancel_reason,"
-                + " u_time = u.u_time from unnest(?::numeric[], ?::numeric[], ?::numeric[], ?::numeric[], ?::numeric[], ?::numeric[],"
-                + " ?::text[], ?::text[], ?::text[], ?::bigint[], ?::bigint[]) as u(price, qty, frozen, cum_exec_qty, cum_exec_value, fee,"
-                + " fee_coin, status, cancel_reason, u_time, order_id) where t.order_id = u.order_id";
-        List<java.util.function.Function<TradeOrder, Object>> columns = List.of(TradeOrder::price, TradeOrder::qty, TradeOrder::frozen,
-                TradeOrder::cumExecQty, TradeOrder::cumExecValue, TradeOrder::fee, TradeOrder::feeCoin, TradeOrder::status,
-                TradeOrder::cancelReason, TradeOrder::uTime, TradeOrder::orderId);
-        List<String> types = List.of("numeric", "numeric", "numeric", "numeric", "numeric", "numeric", "text", "text", "text", "bigint", "bigint");
-        // One UPDATE … FROM changes a row once: an order changed twice in the batch is written as it ended (last wins).
-        java.util.Map<Long, TradeOrder> last = new java.util.LinkedHashMap<>();
-        updates.forEach(o -> last.put(o.orderId(), o));
-        List<Object[]> rows = last.values().stream().map(o -> columns.stream().map(f -> f.apply(o)).toArray()).toList();
-        PgCopy.run(dsl, PgCopy.arrays(sql, types, rows));
-    }
+    private static final String UPDATE_FROM_ARRAYS = "update trade_order t set price = u.price, qty = u.qty, frozen = u.frozen,"
+            + " cum_exec_qty = u.cum_exec_qty, cum_exec_value = u.cum_exec_value, fee = u.fee, fee_coin = u.fee_coin, status = u.status,"
+            + " cancel_reason = u.cancel_reason, u_time = u.u_time from unnest(?::numeric[], ?::numeric[], ?::numeric[], ?::numeric[],"
+            + " ?::numeric[], ?::numeric[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::bigint[]) as u(price, qty, frozen,"
+            + " cum_exec_qty, cum_exec_value, fee, fee_coin, status, cancel_reason, u_time, order_id) where t.order_id = u.order_id";
+    private static final List<String> UPDATE_ARRAYS = List.of("numeric", "numeric", "numeric", "numeric", "numeric", "numeric", "text",
+            "text", "text", "bigint", "bigint");
+    private static final String UPDATE_ONE = "update trade_order set price = ?, qty = ?, frozen = ?, cum_exec_qty = ?, cum_exec_value = ?,"
+            + " fee = ?, fee_coin = ?, status = ?, cancel_reason = ?, u_time = ? where order_id = ?";
 
     /** Orders by id, as the caller's transaction sees them (a sweep's page, read again under the book lock). */
     List<TradeOrder> byIds(DSLContext dsl, Collection<Long> orderIds) {

@@ -371,10 +371,11 @@ public final class TradingService {
         int decimals = market.pricePrecision(inst);
         SyntheticBook own = book.of(inst.book());
         // The levels depend only on the ticker, the book's shape and the decimals: computed once per ticker (D213).
-        LevelsMemo memo = levelsMemo.get(new LevelsKey(inst.category(), inst.symbol(), takerBuys));
+        LevelsKey key = new LevelsKey(inst.category(), inst.symbol(), takerBuys);
+        LevelsMemo memo = levelsMemo.get(key);
         if (memo != null && memo.ticker() == t && memo.book().equals(own) && memo.decimals() == decimals) return memo.levels();
         List<SyntheticBook.Level> levels = List.copyOf(takerBuys ? own.asks(t, decimals) : own.bids(t, decimals));
-        levelsMemo.put(new LevelsKey(inst.category(), inst.symbol(), takerBuys), new LevelsMemo(t, own, decimals, levels));
+        levelsMemo.put(key, new LevelsMemo(t, own, decimals, levels));
         return levels;
     }
 
