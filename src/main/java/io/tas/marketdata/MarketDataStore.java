@@ -44,7 +44,7 @@ final class MarketDataStore {
     void foldIntoCandle(DSLContext dsl, Category category, String symbol, long minute, BigDecimal open, BigDecimal high,
                         BigDecimal low, BigDecimal close, BigDecimal size, BigDecimal turnover) {
         if (dsl.dialect() == org.jooq.SQLDialect.POSTGRES) {
-            io.tas.store.PgCopy.run(dsl, new io.tas.store.PgCopy.Part(FOLD_PG, (conn, ps, first) -> {
+            io.tas.store.PgCopy.runLast(dsl, new io.tas.store.PgCopy.Part(FOLD_PG, (conn, ps, first) -> {
                 ps.setString(first, category.wire());
                 ps.setString(first + 1, symbol);
                 ps.setLong(first + 2, minute);

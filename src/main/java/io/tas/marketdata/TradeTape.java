@@ -47,7 +47,8 @@ public class TradeTape {
     public void recordAll(org.jooq.DSLContext dsl, java.util.List<Print> prints) {
         if (ids == null || prints.isEmpty()) return;
         java.util.List<Object[]> rows = new java.util.ArrayList<>(prints.size());
-        java.util.Map<String, java.util.List<Print>> byMinute = new java.util.LinkedHashMap<>();
+        // In key order: writers that fold the same candles lock them in one order (PgCopy.runLast).
+        java.util.Map<String, java.util.List<Print>> byMinute = new java.util.TreeMap<>();
         for (Print p : prints) {
             if (p.price().signum() <= 0 || p.size().signum() <= 0 || !(p.takerSide().equals("buy") || p.takerSide().equals("sell"))) {
                 throw new IllegalArgumentException("trade " + p);
