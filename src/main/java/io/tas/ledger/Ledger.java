@@ -135,8 +135,8 @@ public final class Ledger implements AutoCloseable {
             List<LedgerStore.JournalRow> journal = new ArrayList<>(movements.size() * 2);
             for (Movement m : movements) {
                 BalanceKey k = m.key();
-                journal.add(new LedgerStore.JournalRow(ids.next(), txId, k.uid(), k.account().name(), m.field().name(), k.coin(), m.amount()));
-                journal.add(new LedgerStore.JournalRow(ids.next(), txId, null, null, m.counter().name(), k.coin(), m.amount().negate()));
+                journal.add(new LedgerStore.JournalRow(txId, journal.size(), k.uid(), k.account().name(), m.field().name(), k.coin(), m.amount()));
+                journal.add(new LedgerStore.JournalRow(txId, journal.size(), null, null, m.counter().name(), k.coin(), m.amount().negate()));
             }
             mine.putAll(next);
             staged.add(new Staged(txId, kind, ref, uid, clock.millis(), journal, records));

@@ -141,7 +141,7 @@ final class LedgerStore {
         return dsl.select(JOURNAL.TX_ID, LEDGER_TX.KIND, LEDGER_TX.REF, LEDGER_TX.CREATED_TIME, JOURNAL.ACCOUNT_TYPE, JOURNAL.FIELD,
                         JOURNAL.COIN, JOURNAL.AMOUNT)
                 .from(JOURNAL).join(LEDGER_TX).on(LEDGER_TX.ID.eq(JOURNAL.TX_ID))
-                .where(JOURNAL.UID.eq(uid)).orderBy(JOURNAL.TX_ID.desc(), JOURNAL.ID.desc()).limit(limit)
+                .where(JOURNAL.UID.eq(uid)).orderBy(JOURNAL.TX_ID.desc(), JOURNAL.SEQ.desc()).limit(limit)
                 .fetch(r -> new JournalLine(r.value1(), r.value2(), r.value3(), r.value4(), r.value5(), r.value6(), r.value7(), r.value8()));
     }
 
@@ -185,8 +185,8 @@ final class LedgerStore {
         return uid + "/" + account + "/" + field + "/" + coin + " " + amount.stripTrailingZeros().toPlainString();
     }
 
-    /** One journal row: a user row (uid and account set) or a counter-account row (both null). */
-    record JournalRow(long id, long txId, Long uid, String account, String field, String coin, BigDecimal amount) {}
+    /** One journal row, the seq-th of its transaction: a user row (uid and account set) or a counter-account row (both null). */
+    record JournalRow(long txId, int seq, Long uid, String account, String field, String coin, BigDecimal amount) {}
 
     /**
      * Writes what a batch of ledger transactions did: each table's rows in one statement (PgCopy.insert: unnest arrays or,
@@ -197,14 +197,14 @@ final class LedgerStore {
         if (staged.isEmpty()) return;
         PgCopy.insert(dsl, TX_ROW, staged.stream().map(s -> new Object[]{s.txId(), s.kind(), s.ref(), s.uid(), s.time()}).toList());
         PgCopy.insert(dsl, JOURNAL_ROW, staged.stream().flatMap(s -> s.journal().stream())
-                .map(r -> new Object[]{r.id(), r.txId(), r.uid(), r.account(), r.field(), r.coin(), r.amount()}).toList());
+                .map(r -> new Object[]{r.txId(), r.seq(), r.uid(), r.account(), r.field(), r.coin(), r.amount()}).toList());
         updateBalances(dsl, after);
         insertRecords(dsl, staged.stream().<TableRecord<?>>flatMap(s -> s.records().stream()).toList());
     }
 
     private static final PgCopy.Shape TX_ROW = PgCopy.shape(LEDGER_TX, List.of(LEDGER_TX.ID, LEDGER_TX.KIND, LEDGER_TX.REF, LEDGER_TX.UID,
             LEDGER_TX.CREATED_TIME));
-    private static final PgCopy.Shape JOURNAL_ROW = PgCopy.shape(JOURNAL, List.of(JOURNAL.ID, JOURNAL.TX_ID, JOURNAL.UID,
+    private static final PgCopy.Shape JOURNAL_ROW = PgCopy.shape(JOURNAL, List.of(JOURNAL.TX_ID, JOURNAL.SEQ, JOURNAL.UID,
             JOURNAL.ACCOUNT_TYPE, JOURNAL.FIELD, JOURNAL.COIN, JOURNAL.AMOUNT));
     private static final String UPDATE_BALANCES_PG = "update balance b set available = u.available, frozen = u.frozen, debt = u.debt"
             + " from unnest(?::numeric[], ?::numeric[], ?::numeric[], ?::bigint[], ?::text[], ?::text[])"
