@@ -283,9 +283,7 @@ public final class Ledger implements AutoCloseable {
             // Lock order as everywhere: accounts, then balance rows (D35, D141).
             SortedSet<Long> uids = new TreeSet<>();
             all.forEach(k -> uids.add(k.uid()));
-            Runnable lockAccounts = () -> kinds.putAll(store.lockAccounts(dsl, uids));
-            lockAccounts.run();
-            store.lock(dsl, all, ownTransaction, lockAccounts).forEach(b -> rows.put(b.key(), b));
+            store.lockAccountsAndRows(dsl, uids, all, ownTransaction, kinds).forEach(b -> rows.put(b.key(), b));
             for (Change<?> c : changes) {
                 if (c.read() != null && !reads.containsKey(c.read().key())) reads.put(c.read().key(), c.read().query().apply(dsl));
             }

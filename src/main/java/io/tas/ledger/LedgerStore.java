@@ -24,8 +24,9 @@ final class LedgerStore {
 
     /**
      * Locks the rows in key order on the transaction's one connection, creating missing ones, so that every
-     * transaction takes its locks in one global order and none can wait in a cycle. The lock is the first
-     * statement: rows that exist (the usual case) cost one round trip. When some are missing:
+     * transaction takes its locks in one global order and none can wait in a cycle. The lock is one statement, sent
+     * with the accounts' lock on PostgreSQL (lockAccountsAndRows): rows that exist, the usual case, cost no round trip
+     * of their own. When some are missing:
      * - firstInTransaction (a group commit's own transaction, where nothing else has happened yet): the locks
      *   are released, the missing zero rows are created and committed on their own (a zero row changes no
      *   money), and everything is locked again in key order;
@@ -34,7 +35,40 @@ final class LedgerStore {
      * A key whose account does not exist fails on the foreign key, which fails this change.
      */
     List<Balance> lock(DSLContext tx, Collection<BalanceKey> sortedKeys, boolean firstInTransaction, Runnable relockAccounts) {
-        Map<BalanceKey, Balance> found = selectForUpdate(tx, sortedKeys);
+        return lock(tx, sortedKeys, firstInTransaction, relockAccounts, selectForUpdate(tx, sortedKeys));
+    }
+
+    /**
+     * The accounts' lock (lockAccounts, their kinds into `kinds`), then the balance rows' (lock). On PostgreSQL both
+     * statements go in one round trip, run by the server in that order; missing rows are then created as lock() does.
+     */
+    List<Balance> lockAccountsAndRows(DSLContext tx, java.util.SortedSet<Long> uids, Collection<BalanceKey> sortedKeys,
+                                      boolean firstInTransaction, Map<Long, String> kinds) {
+        Runnable lockAccounts = () -> kinds.putAll(lockAccounts(tx, uids));
+        if (tx.dialect() != SQLDialect.POSTGRES) {
+            lockAccounts.run();
+            return lock(tx, sortedKeys, firstInTransaction, lockAccounts);
+        }
+        Map<BalanceKey, Balance> found = new HashMap<>();
+        tx.connection(c -> {
+            try (var ps = c.prepareStatement(LOCK_ACCOUNTS_PG + ";\n" + LOCK_BALANCES_PG)) {
+                ps.setArray(1, c.createArrayOf("bigint", uids.toArray()));
+                PgCopy.bindArrays(c, ps, 2, KEY_ARRAYS, keyRows(sortedKeys));
+                ps.execute();
+                try (var rs = ps.getResultSet()) {
+                    while (rs.next()) kinds.put(rs.getLong(1), rs.getString(2));
+                }
+                if (!ps.getMoreResults()) throw new IllegalStateException("the balance lock answered nothing");
+                try (var rs = ps.getResultSet()) {
+                    readBalances(rs, found);
+                }
+            }
+        });
+        return lock(tx, sortedKeys, firstInTransaction, lockAccounts, found);
+    }
+
+    private List<Balance> lock(DSLContext tx, Collection<BalanceKey> sortedKeys, boolean firstInTransaction, Runnable relockAccounts,
+                               Map<BalanceKey, Balance> found) {
         if (found.size() == sortedKeys.size()) return inKeyOrder(sortedKeys, found);
         List<BalanceKey> missing = sortedKeys.stream().filter(k -> !found.containsKey(k)).toList();
         if (firstInTransaction) {
@@ -110,20 +144,28 @@ final class LedgerStore {
             for (BalanceKey k : keys) dsl.selectFrom(BALANCE).where(keyIs(k)).forUpdate().fetchOptional().ifPresent(r -> out.put(k, toBalance(r)));
             return out;
         }
-        List<Object[]> rows = keys.stream().map(k -> new Object[]{k.uid(), k.account().name(), k.coin()}).toList();
         dsl.connection(c -> {
             try (var ps = c.prepareStatement(LOCK_BALANCES_PG)) {
-                PgCopy.bindArrays(c, ps, 1, KEY_ARRAYS, rows);
+                PgCopy.bindArrays(c, ps, 1, KEY_ARRAYS, keyRows(keys));
                 try (var rs = ps.executeQuery()) {
-                    while (rs.next()) {
-                        Balance b = new Balance(new BalanceKey(rs.getLong(1), AccountType.valueOf(rs.getString(2)), rs.getString(3)),
-                                rs.getBigDecimal(4), rs.getBigDecimal(5), rs.getBigDecimal(6));
-                        out.put(b.key(), b);
-                    }
+                    readBalances(rs, out);
                 }
             }
         });
         return out;
+    }
+
+    private static List<Object[]> keyRows(Collection<BalanceKey> keys) {
+        return keys.stream().map(k -> new Object[]{k.uid(), k.account().name(), k.coin()}).toList();
+    }
+
+    /** The rows of LOCK_BALANCES_PG, by key. */
+    private static void readBalances(java.sql.ResultSet rs, Map<BalanceKey, Balance> out) throws java.sql.SQLException {
+        while (rs.next()) {
+            Balance b = new Balance(new BalanceKey(rs.getLong(1), AccountType.valueOf(rs.getString(2)), rs.getString(3)),
+                    rs.getBigDecimal(4), rs.getBigDecimal(5), rs.getBigDecimal(6));
+            out.put(b.key(), b);
+        }
     }
 
     /** The accounts' settings rows locked shared, in uid order, with each account's kind (lockAccounts, D141). */
