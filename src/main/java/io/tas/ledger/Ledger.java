@@ -179,8 +179,21 @@ public final class Ledger implements AutoCloseable {
         return groupCommit.submit(new Change<>(keys, read, change));
     }
 
-    /** A read shared by a batch's changes: those whose reads have equal keys get one query's answer. */
-    public record Read<V>(Object key, Function<DSLContext, V> query) {}
+    /**
+     * A read shared by a batch's changes: those whose reads have equal keys get one query's answer. With a statement
+     * (sql), PostgreSQL runs it in the round trip of the batch's locks, after them (D218); else, and on H2, query runs.
+     */
+    public record Read<V>(Object key, Function<DSLContext, V> query, SqlRead<V> sql) {
+        public Read(Object key, Function<DSLContext, V> query) { this(key, query, null); }
+    }
+
+    /** A read as one SELECT: its text, what binds its parameters (from the index given), and its answer from its rows. */
+    public record SqlRead<V>(String sql, io.tas.store.PgCopy.Binder binder, RowsReader<V> answer) {}
+
+    /** A read's answer from its result set. */
+    public interface RowsReader<V> {
+        V read(java.sql.ResultSet rs) throws java.sql.SQLException;
+    }
 
     /** As submit, inside the caller's transaction: it commits (or rolls back) with the caller's work. */
     @SuppressWarnings("unchecked")
@@ -283,7 +296,9 @@ public final class Ledger implements AutoCloseable {
             // Lock order as everywhere: accounts, then balance rows (D35, D141).
             SortedSet<Long> uids = new TreeSet<>();
             all.forEach(k -> uids.add(k.uid()));
-            store.lockAccountsAndRows(dsl, uids, all, ownTransaction, kinds).forEach(b -> rows.put(b.key(), b));
+            Map<Object, Read<?>> distinct = new LinkedHashMap<>();
+            for (Change<?> c : changes) if (c.read() != null) distinct.putIfAbsent(c.read().key(), c.read());
+            store.lockAccountsAndRows(dsl, uids, all, ownTransaction, kinds, distinct.values(), reads).forEach(b -> rows.put(b.key(), b));
             for (Change<?> c : changes) {
                 if (c.read() != null && !reads.containsKey(c.read().key())) reads.put(c.read().key(), c.read().query().apply(dsl));
             }
@@ -310,7 +325,7 @@ public final class Ledger implements AutoCloseable {
             List<Balance> after = changed.stream().map(rows::get).toList();
             Map<Class<?>, List<Object>> byType = new java.util.LinkedHashMap<>();
             sideItems.forEach(i -> byType.computeIfAbsent(i.getClass(), t -> new ArrayList<>()).add(i));
-            io.tas.store.PgCopy.together(dsl, () -> {
+            io.tas.store.PgCopy.together(dsl, ownTransaction, () -> {
                 store.write(dsl, writes, after);
                 byType.forEach((type, items) -> sideWriters.get(type).accept(dsl, items));
             });

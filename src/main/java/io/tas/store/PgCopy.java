@@ -187,8 +187,12 @@ public final class PgCopy {
      * last a data-modifying WITH query (D214): one round trip and one plan for a group commit's rows of every table. The
      * parts change distinct tables or distinct rows, so the order they run in does not matter. Statements that are not
      * parts (a COPY, a jOOQ query) run at once. The parts made by runLast follow, one statement each, in the order made.
+     * With thenCommit (a group commit's own transaction, which nothing follows) COMMIT is the round trip's last statement
+     * (D218): the caller's commit() then finds the transaction ended, and the driver sends nothing. A failing statement
+     * skips what follows it, COMMIT too, so a batch the database refused is rolled back as before; a COMMIT the answer
+     * of which is lost with the connection is a lost connection, whose outcome the group commit treats as unknown.
      */
-    public static void together(DSLContext dsl, Runnable writes) {
+    public static void together(DSLContext dsl, boolean thenCommit, Runnable writes) {
         if (dsl.dialect() != SQLDialect.POSTGRES || TOGETHER.get() != null) {
             writes.run();
             return;
@@ -200,9 +204,16 @@ public final class PgCopy {
         } finally {
             TOGETHER.remove();
         }
-        execute(dsl, parts.together());
-        for (Part p : parts.last()) execute(dsl, List.of(p));
+        // One round trip (D218): the parts as one statement, then each last part as a statement of its own, in the order
+        // made, in one multi-statement text that the server runs in that order.
+        List<List<Part>> statements = new java.util.ArrayList<>();
+        if (!parts.together().isEmpty()) statements.add(parts.together());
+        parts.last().forEach(p -> statements.add(List.of(p)));
+        if (thenCommit && !statements.isEmpty()) statements.add(List.of(COMMIT));
+        executeInOrder(dsl, statements);
     }
+
+    private static final Part COMMIT = new Part("commit", (c, ps, first) -> first);
 
     /** Runs the part now, or with the others at the end of together(). */
     public static void run(DSLContext dsl, Part part) {
@@ -224,15 +235,23 @@ public final class PgCopy {
     }
 
     private static void execute(DSLContext dsl, List<Part> parts) {
-        if (parts.isEmpty()) return;
+        if (!parts.isEmpty()) executeInOrder(dsl, List.of(parts));
+    }
+
+    /** The statements in one round trip, in order; each statement's parts as one (data-modifying WITH queries, D214). */
+    private static void executeInOrder(DSLContext dsl, List<List<Part>> statements) {
+        if (statements.isEmpty()) return;
         StringBuilder sql = new StringBuilder();
-        for (int i = 0; i < parts.size() - 1; i++) sql.append(i == 0 ? "with " : ", ").append("w").append(i).append(" as (").append(parts.get(i).sql()).append(")");
-        sql.append(parts.size() > 1 ? " " : "").append(parts.getLast().sql());
+        for (List<Part> parts : statements) {
+            if (!sql.isEmpty()) sql.append(";\n");
+            for (int i = 0; i < parts.size() - 1; i++) sql.append(i == 0 ? "with " : ", ").append("w").append(i).append(" as (").append(parts.get(i).sql()).append(")");
+            sql.append(parts.size() > 1 ? " " : "").append(parts.getLast().sql());
+        }
         dsl.connection(c -> {
             try (var ps = c.prepareStatement(sql.toString())) {
                 int next = 1;
-                for (Part p : parts) next = p.binder().bind(c, ps, next);
-                ps.executeUpdate();
+                for (List<Part> parts : statements) for (Part p : parts) next = p.binder().bind(c, ps, next);
+                ps.execute();
             } catch (SQLException e) {
                 throw translated(e);
             }

@@ -113,22 +113,29 @@ final class OrderStore {
             + "status in ('" + String.join("', '", WORKING) + "') and order_type = 'limit')";
 
     /**
-     * The book's best resting prices, read once per group-commit batch for its fast-path takers (D168's test, D213).
-     * Plain SQL (D170); the resting-order index answers each side with one index probe (D177); its literals are RESTING's.
+     * The book's best resting prices, read once per group-commit batch for its fast-path takers (D168's test, D213): on
+     * PostgreSQL in the round trip of the batch's locks (D218), else on its own. Plain SQL (D170); the resting-order
+     * index answers each side with one index probe (D177); its literals are RESTING's.
      */
-    BookTop bookTop(DSLContext dsl, Category category, String symbol) {
-        return dsl.connectionResult(c -> {
+    io.tas.ledger.Ledger.Read<BookTop> bookTopRead(Object key, Category category, String symbol) {
+        io.tas.ledger.Ledger.SqlRead<BookTop> sql = new io.tas.ledger.Ledger.SqlRead<>(BOOK_TOP, (c, ps, first) -> {
+            ps.setString(first, category.wire());
+            ps.setString(first + 1, symbol);
+            ps.setString(first + 2, category.wire());
+            ps.setString(first + 3, symbol);
+            return first + 4;
+        }, rs -> {
+            rs.next();
+            return new BookTop(rs.getBigDecimal(1), rs.getBigDecimal(2));
+        });
+        return new io.tas.ledger.Ledger.Read<>(key, dsl -> dsl.connectionResult(c -> {
             try (var ps = c.prepareStatement(BOOK_TOP)) {
-                ps.setString(1, category.wire());
-                ps.setString(2, symbol);
-                ps.setString(3, category.wire());
-                ps.setString(4, symbol);
+                sql.binder().bind(c, ps, 1);
                 try (var rs = ps.executeQuery()) {
-                    rs.next();
-                    return new BookTop(rs.getBigDecimal(1), rs.getBigDecimal(2));
+                    return sql.answer().read(rs);
                 }
             }
-        });
+        }), sql);
     }
 
     /** Working limit orders a synthetic best ask/bid crosses (buys at or above the ask, sells at or below the bid), oldest first. */

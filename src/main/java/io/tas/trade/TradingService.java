@@ -230,7 +230,7 @@ public final class TradingService {
         if (fills.isEmpty()) return null;
         Map<Long, Boolean> deduct = Map.of(c.uid(), accounts.settings(c.uid()).deduct() == Deduct.on);
         Set<BalanceKey> keys = new TreeSet<>(SpotSettlement.keys(o, inst, platformToken, deduct.get(c.uid())));
-        var top = new Ledger.Read<>(new BookKey(c.category(), inst.symbol()), dsl -> store.bookTop(dsl, c.category(), inst.symbol()));
+        var top = store.bookTopRead(new BookKey(c.category(), inst.symbol()), c.category(), inst.symbol());
         var settle = spotChange(o, inst, deduct, fills, false, o.cTime());
         try {
             return ledger.submit(keys, top, rows -> {
