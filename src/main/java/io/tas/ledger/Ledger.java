@@ -180,15 +180,22 @@ public final class Ledger implements AutoCloseable {
     }
 
     /**
-     * A read shared by a batch's changes: those whose reads have equal keys get one query's answer. With a statement
-     * (sql), PostgreSQL runs it in the round trip of the batch's locks, after them (D218); else, and on H2, query runs.
+     * A read shared by a batch's changes, one SELECT: those whose reads have equal keys get one answer. Its text, what
+     * binds its parameters (from the index given) and its answer from its rows. On PostgreSQL it runs in the round trip
+     * of the batch's locks, after them (D218); on H2, or when the locks had to be taken again, on its own (runAlone).
      */
-    public record Read<V>(Object key, Function<DSLContext, V> query, SqlRead<V> sql) {
-        public Read(Object key, Function<DSLContext, V> query) { this(key, query, null); }
+    public record Read<V>(Object key, String sql, io.tas.store.PgCopy.Binder binder, RowsReader<V> answer) {
+        V runAlone(DSLContext dsl) {
+            return dsl.connectionResult(c -> {
+                try (var ps = c.prepareStatement(sql)) {
+                    binder.bind(c, ps, 1);
+                    try (var rs = ps.executeQuery()) {
+                        return answer.read(rs);
+                    }
+                }
+            });
+        }
     }
-
-    /** A read as one SELECT: its text, what binds its parameters (from the index given), and its answer from its rows. */
-    public record SqlRead<V>(String sql, io.tas.store.PgCopy.Binder binder, RowsReader<V> answer) {}
 
     /** A read's answer from its result set. */
     public interface RowsReader<V> {
@@ -300,7 +307,7 @@ public final class Ledger implements AutoCloseable {
             for (Change<?> c : changes) if (c.read() != null) distinct.putIfAbsent(c.read().key(), c.read());
             store.lockAccountsAndRows(dsl, uids, all, ownTransaction, kinds, distinct.values(), reads).forEach(b -> rows.put(b.key(), b));
             for (Change<?> c : changes) {
-                if (c.read() != null && !reads.containsKey(c.read().key())) reads.put(c.read().key(), c.read().query().apply(dsl));
+                if (c.read() != null && !reads.containsKey(c.read().key())) reads.put(c.read().key(), c.read().runAlone(dsl));
             }
             List<Outcome<?>> outcomes = new ArrayList<>(changes.size());
             for (Change<?> c : changes) outcomes.add(runOne(c));

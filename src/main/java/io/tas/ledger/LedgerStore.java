@@ -40,9 +40,9 @@ final class LedgerStore {
 
     /**
      * The accounts' lock (lockAccounts, their kinds into `kinds`), then the balance rows' (lock). On PostgreSQL both
-     * statements go in one round trip, run by the server in that order, followed there by the batch's reads that have a
-     * statement (Ledger.SqlRead, D218), their answers into `answers` by key; missing rows are then created as lock()
-     * does, and the reads' answers dropped with the rolled-back transaction they were read in (the caller reads again).
+     * statements go in one round trip, run by the server in that order, followed there by the batch's reads (D218),
+     * their answers into `answers` by key; missing rows are then created as lock() does, and the reads' answers dropped
+     * with the rolled-back transaction they were read in (the caller reads again).
      */
     List<Balance> lockAccountsAndRows(DSLContext tx, java.util.SortedSet<Long> uids, Collection<BalanceKey> sortedKeys,
                                       boolean firstInTransaction, Map<Long, String> kinds,
@@ -52,15 +52,14 @@ final class LedgerStore {
             lockAccounts.run();
             return lock(tx, sortedKeys, firstInTransaction, lockAccounts);
         }
-        List<Ledger.Read<?>> sent = reads.stream().filter(r -> r.sql() != null).toList();
         StringBuilder sql = new StringBuilder(LOCK_ACCOUNTS_PG).append(";\n").append(LOCK_BALANCES_PG);
-        sent.forEach(r -> sql.append(";\n").append(r.sql().sql()));
+        reads.forEach(r -> sql.append(";\n").append(r.sql()));
         Map<BalanceKey, Balance> found = new HashMap<>();
         tx.connection(c -> {
             try (var ps = c.prepareStatement(sql.toString())) {
                 ps.setArray(1, c.createArrayOf("bigint", uids.toArray()));
                 int next = PgCopy.bindArrays(c, ps, 2, KEY_ARRAYS, keyRows(sortedKeys));
-                for (Ledger.Read<?> r : sent) next = r.sql().binder().bind(c, ps, next);
+                for (Ledger.Read<?> r : reads) next = r.binder().bind(c, ps, next);
                 ps.execute();
                 try (var rs = ps.getResultSet()) {
                     while (rs.next()) kinds.put(rs.getLong(1), rs.getString(2));
@@ -69,15 +68,15 @@ final class LedgerStore {
                 try (var rs = ps.getResultSet()) {
                     readBalances(rs, found);
                 }
-                for (Ledger.Read<?> r : sent) {
+                for (Ledger.Read<?> r : reads) {
                     nextResult(ps);
                     try (var rs = ps.getResultSet()) {
-                        answers.put(r.key(), r.sql().answer().read(rs));
+                        answers.put(r.key(), r.answer().read(rs));
                     }
                 }
             }
         });
-        if (found.size() < sortedKeys.size()) sent.forEach(r -> answers.remove(r.key()));
+        if (found.size() < sortedKeys.size()) reads.forEach(r -> answers.remove(r.key()));
         return lock(tx, sortedKeys, firstInTransaction, lockAccounts, found);
     }
 

@@ -118,7 +118,7 @@ final class OrderStore {
      * index answers each side with one index probe (D177); its literals are RESTING's.
      */
     io.tas.ledger.Ledger.Read<BookTop> bookTopRead(Object key, Category category, String symbol) {
-        io.tas.ledger.Ledger.SqlRead<BookTop> sql = new io.tas.ledger.Ledger.SqlRead<>(BOOK_TOP, (c, ps, first) -> {
+        return new io.tas.ledger.Ledger.Read<>(key, BOOK_TOP, (c, ps, first) -> {
             ps.setString(first, category.wire());
             ps.setString(first + 1, symbol);
             ps.setString(first + 2, category.wire());
@@ -128,14 +128,6 @@ final class OrderStore {
             rs.next();
             return new BookTop(rs.getBigDecimal(1), rs.getBigDecimal(2));
         });
-        return new io.tas.ledger.Ledger.Read<>(key, dsl -> dsl.connectionResult(c -> {
-            try (var ps = c.prepareStatement(BOOK_TOP)) {
-                sql.binder().bind(c, ps, 1);
-                try (var rs = ps.executeQuery()) {
-                    return sql.answer().read(rs);
-                }
-            }
-        }), sql);
     }
 
     /** Working limit orders a synthetic best ask/bid crosses (buys at or above the ask, sells at or below the bid), oldest first. */
