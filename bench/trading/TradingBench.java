@@ -31,7 +31,8 @@ import java.util.regex.Pattern;
  *   seed   OUT_DIR TAKERS SWEEPERS RSS_ACCOUNTS
  *          seed.yaml (instruments BTCUSDT, SWPUSDT, RSS0USDT.., their tickers, funded unified accounts with one key each)
  *          and takers.cred (the taker accounts' credentials for `bench.jar load --credentials-file`)
- *   sweep  PORT ADMIN_PORT SWEEPERS PER_ACCOUNT CONCURRENCY JDBC_URL|- LABEL
+ *   sweep  PORT ADMIN_PORT SWEEPERS PER_ACCOUNT CONCURRENCY JDBC_URL|- LABEL [WARMUPS]
+ *          WARMUPS untimed sweeps first (PER_ACCOUNT / 5 buys each, filled, the ticker moved back); then
  *          each sweeper rests PER_ACCOUNT limit buys on SWPUSDT below the ask; one POST /admin/v1/tickers moves the
  *          ask below all of them; measured: the ticker call, and (JDBC_URL) when a poll of the working orders first
  *          reads 0; then checks every order filled, every freeze released and the ledger check
@@ -55,7 +56,7 @@ public class TradingBench {
             case "seed" -> seed(Path.of(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]),
                     args.length > 5 && args[5].equals("classic"));
             case "sweep" -> sweep(Integer.parseInt(args[1]), Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]),
-                    Integer.parseInt(args[5]), args[6], args[7]);
+                    Integer.parseInt(args[5]), args[6], args[7], args.length > 8 ? Integer.parseInt(args[8]) : 0);
             case "rss" -> rss(Integer.parseInt(args[1]), Long.parseLong(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]),
                     Integer.parseInt(args[5]), Integer.parseInt(args[6]));
             default -> throw new IllegalArgumentException(args[0]);
@@ -105,40 +106,28 @@ public class TradingBench {
     static final Pattern ORDER_ID = Pattern.compile("\"orderId\"\\s*:\\s*\"(\\d+)\"");
     static final Pattern FROZEN = Pattern.compile("\"frozen\"\\s*:\\s*\"([^\"]+)\"");
 
-    static void sweep(int port, int adminPort, int sweepers, int perAccount, int concurrency, String jdbcUrl, String label) throws Exception {
-        // 1. Resting limit buys, 99.00 .. 99.99 (below the ask 100.01, above the bid 99.99 for some: a buy at 99.99 or
-        //    below rests either way, the synthetic book offers no asks below 100.01), qty 1.
-        long t0 = System.nanoTime();
-        long deadline = t0 + 600_000_000_000L;
-        AtomicLong placed = new AtomicLong(), refused = new AtomicLong();
-        AtomicReference<String> firstRefusal = new AtomicReference<>();
-        List<Thread> threads = new ArrayList<>();
-        for (int t = 0; t < concurrency; t++) {
-            int me = t;
-            threads.add(Thread.ofPlatform().start(() -> {
-                try (Conn c = new Conn(port)) {
-                    for (int a = me; a < sweepers; a += concurrency) {
-                        long uid = SWEEP_UID0 + a;
-                        for (int i = 0; i < perAccount && System.nanoTime() < deadline; i++) {
-                            String price = String.format(Locale.ROOT, "%.2f", 99.00 + ((a * perAccount + i) % 100) / 100.0);
-                            String r = c.exchange(signed(port, uid, "POST", "/api/v3/trade/place-order", "",
-                                    "{\"category\":\"SPOT\",\"symbol\":\"" + SWEEP_SYMBOL + "\",\"side\":\"buy\",\"orderType\":\"limit\",\"qty\":\"1\",\"price\":\""
-                                            + price + "\",\"timeInForce\":\"gtc\"}"));
-                            if (r.startsWith("200 ") && r.contains("\"00000\"")) placed.incrementAndGet();
-                            else { refused.incrementAndGet(); firstRefusal.compareAndSet(null, r); }
-                        }
-                    }
-                } catch (IOException e) {
-                    refused.incrementAndGet();
-                    firstRefusal.compareAndSet(null, e.toString());
-                }
-            }));
+    static void sweep(int port, int adminPort, int sweepers, int perAccount, int concurrency, String jdbcUrl, String label, int warmups) throws Exception {
+        // 0. Warm-up sweeps (untimed for the target): a fifth as many orders each, filled by a ticker move, then the ticker
+        //    back. The first sweep after the start runs the fill path cold (interpreted, then compiled while it runs).
+        String up = "{\"category\":\"SPOT\",\"symbol\":\"" + SWEEP_SYMBOL + "\",\"lastPrice\":\"99.99\",\"ask1Price\":\"100.01\","
+                + "\"bid1Price\":\"99.99\",\"ask1Size\":\"5\",\"bid1Size\":\"5\"}";
+        double coldMs = -1;
+        for (int w = 1; w <= warmups; w++) {
+            long[] warm = placeResting(port, sweepers, Math.max(1, perAccount / 5), concurrency);
+            long sent = System.nanoTime();
+            String answer = moveTicker(adminPort, DOWN);
+            double ms = (System.nanoTime() - sent) / 1e6;
+            if (w == 1) coldMs = ms;
+            System.out.printf(Locale.ROOT, "[%s] warm-up sweep %d: %d resting buys, ticker call %s in %.1f ms%n", label, w, warm[0],
+                    answer.substring(0, Math.min(40, answer.length())), ms);
+            moveTicker(adminPort, up);
         }
-        for (Thread t : threads) t.join();
-        double placeSeconds = (System.nanoTime() - t0) / 1e9;
+        long[] resting = placeResting(port, sweepers, perAccount, concurrency);
+        double placeSeconds = resting[2] / 1e9;
         System.out.printf(Locale.ROOT, "[%s] placed %d resting limit buys on %s from %d accounts in %.2f s (%.0f orders/s, %d connections); refused %d%s%n",
-                label, placed.get(), SWEEP_SYMBOL, sweepers, placeSeconds, placed.get() / placeSeconds, concurrency, refused.get(),
-                firstRefusal.get() == null ? "" : ": " + firstRefusal.get());
+                label, resting[0], SWEEP_SYMBOL, sweepers, placeSeconds, resting[0] / placeSeconds, concurrency, resting[1],
+                lastRefusal.get() == null ? "" : ": " + lastRefusal.get());
+        AtomicLong placed = new AtomicLong(resting[0]);
         // 2. Every one of them is working.
         long working = working(port, sweepers);
         System.out.printf(Locale.ROOT, "[%s] working before the ticker: %d%n", label, working);
@@ -169,12 +158,10 @@ public class TradingBench {
                 }
             });
         }
-        String ticker = "{\"category\":\"SPOT\",\"symbol\":\"" + SWEEP_SYMBOL + "\",\"lastPrice\":\"89.99\",\"ask1Price\":\"90.01\","
-                + "\"bid1Price\":\"89.99\",\"ask1Size\":\"5\",\"bid1Size\":\"5\"}";
         long sent;
         String answer;
         try (Conn c = new Conn(adminPort)) {
-            byte[] req = admin("POST", "/admin/v1/tickers", ticker, adminPort);
+            byte[] req = admin("POST", "/admin/v1/tickers", DOWN, adminPort);
             sent = System.nanoTime();
             tickerSent.set(sent);
             answer = c.exchange(req);
@@ -202,9 +189,55 @@ public class TradingBench {
             boolean ok = check.contains("\"ok\":true");
             System.out.printf(Locale.ROOT, "[%s] after: working %d, frozen over the %d accounts %s, ledger check %s%n", label, left, sweepers,
                     frozen == 0 ? "0" : Double.toString(frozen), ok ? "ok" : "FAILED " + check);
-            System.out.printf(Locale.ROOT, "RESULT %s orders=%d placed_s=%.2f place_rps=%.0f ticker_ms=%.1f poll_zero_ms=%.1f working_after=%d frozen_after=%s ledger_ok=%s%n",
-                    label, placed.get(), placeSeconds, placed.get() / placeSeconds, callMs, zeroMs, left, frozen == 0 ? "0" : Double.toString(frozen), ok);
+            System.out.printf(Locale.ROOT, "RESULT %s orders=%d placed_s=%.2f place_rps=%.0f ticker_ms=%.1f poll_zero_ms=%.1f working_after=%d frozen_after=%s ledger_ok=%s warmups=%d cold_ms=%.1f%n",
+                    label, placed.get(), placeSeconds, placed.get() / placeSeconds, callMs, zeroMs, left, frozen == 0 ? "0" : Double.toString(frozen), ok,
+                    warmups, coldMs);
         }
+    }
+
+    /** The sweep's ticker move: ask 90.01 / bid 89.99, below every resting buy (99.00 .. 99.99). */
+    static final String DOWN = "{\"category\":\"SPOT\",\"symbol\":\"" + SWEEP_SYMBOL + "\",\"lastPrice\":\"89.99\",\"ask1Price\":\"90.01\","
+            + "\"bid1Price\":\"89.99\",\"ask1Size\":\"5\",\"bid1Size\":\"5\"}";
+    static final AtomicReference<String> lastRefusal = new AtomicReference<>();
+
+    static String moveTicker(int adminPort, String ticker) throws IOException {
+        try (Conn c = new Conn(adminPort)) {
+            return c.exchange(admin("POST", "/admin/v1/tickers", ticker, adminPort));
+        }
+    }
+
+    /**
+     * Resting limit buys, 99.00 .. 99.99 (below the ask 100.01, above the bid 99.99 for some: a buy at 99.99 or below
+     * rests either way, the synthetic book offers no asks below 100.01), qty 1: {placed, refused, nanoseconds}.
+     */
+    static long[] placeResting(int port, int sweepers, int perAccount, int concurrency) throws Exception {
+        long t0 = System.nanoTime();
+        long deadline = t0 + 600_000_000_000L;
+        AtomicLong placed = new AtomicLong(), refused = new AtomicLong();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < concurrency; t++) {
+            int me = t;
+            threads.add(Thread.ofPlatform().start(() -> {
+                try (Conn c = new Conn(port)) {
+                    for (int a = me; a < sweepers; a += concurrency) {
+                        long uid = SWEEP_UID0 + a;
+                        for (int i = 0; i < perAccount && System.nanoTime() < deadline; i++) {
+                            String price = String.format(Locale.ROOT, "%.2f", 99.00 + ((a * perAccount + i) % 100) / 100.0);
+                            String r = c.exchange(signed(port, uid, "POST", "/api/v3/trade/place-order", "",
+                                    "{\"category\":\"SPOT\",\"symbol\":\"" + SWEEP_SYMBOL + "\",\"side\":\"buy\",\"orderType\":\"limit\",\"qty\":\"1\",\"price\":\""
+                                            + price + "\",\"timeInForce\":\"gtc\"}"));
+                            if (r.startsWith("200 ") && r.contains("\"00000\"")) placed.incrementAndGet();
+                            else { refused.incrementAndGet(); lastRefusal.compareAndSet(null, r); }
+                        }
+                    }
+                } catch (IOException e) {
+                    refused.incrementAndGet();
+                    lastRefusal.compareAndSet(null, e.toString());
+                }
+            }));
+        }
+        for (Thread t : threads) t.join();
+        return new long[]{placed.get(), refused.get(), System.nanoTime() - t0};
     }
 
     /** Working orders of the sweep accounts, through the API: the unfilled-orders pages of each account. */

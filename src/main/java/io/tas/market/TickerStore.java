@@ -35,8 +35,9 @@ final class TickerStore {
         r.setDeliveryStatus(t.deliveryStatus());
         r.setPlatformTurnover_24h(t.platformTurnover24h());
         r.setTs(t.ts());
-        dsl.deleteFrom(TICKER).where(TICKER.CATEGORY.eq(r.getCategory()).and(TICKER.SYMBOL.eq(t.symbol()))).execute();
-        dsl.insertInto(TICKER).set(r).execute();
+        // D220: one upsert. A delete then an insert let two concurrent writers of one symbol both delete the old row and
+        // the second insert fail on the key (40015 for a ticker move).
+        dsl.insertInto(TICKER).set(r).onDuplicateKeyUpdate().set(r).execute();
     }
 
     List<Ticker> all(DSLContext dsl) {

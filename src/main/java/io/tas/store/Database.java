@@ -190,6 +190,9 @@ public final class Database implements AutoCloseable {
         return dsl;
     }
 
+    /** The database's SQL dialect (no connection taken). */
+    public SQLDialect dialect() { return dsl.dialect(); }
+
     /**
      * Fails when this thread already holds a connection of this database: work that would take a second one (a group
      * commit, which runs on a writer's connection and would wait for the caller's locks) must be given the Tx instead.

@@ -32,9 +32,18 @@ final class OrderStore {
      * Takes the symbol's book lock for the rest of the transaction (D154): every change to a symbol's orders holds it, on
      * every node, so matching sees one book. The row is created on first use; a concurrent creation is ignored.
      */
-    void lockBook(DSLContext dsl, Category category, String symbol) {
+    void lockBook(DSLContext dsl, Category category, String symbol) { lockBookRow(dsl, category, symbol, false); }
+
+    /**
+     * D219, PostgreSQL only: the book lock shared by a sweep's parallel pages. It keeps out every other change to the
+     * book (they take it exclusively), not the other pages; those lock their own orders (crossedOf).
+     */
+    void lockBookShared(DSLContext dsl, Category category, String symbol) { lockBookRow(dsl, category, symbol, true); }
+
+    private static void lockBookRow(DSLContext dsl, Category category, String symbol, boolean shared) {
         dsl.insertInto(BOOK_LOCK, BOOK_LOCK.CATEGORY, BOOK_LOCK.SYMBOL).values(category.wire(), symbol).onDuplicateKeyIgnore().execute();
-        dsl.select(BOOK_LOCK.SYMBOL).from(BOOK_LOCK).where(BOOK_LOCK.CATEGORY.eq(category.wire()), BOOK_LOCK.SYMBOL.eq(symbol)).forUpdate().fetch();
+        var row = dsl.select(BOOK_LOCK.SYMBOL).from(BOOK_LOCK).where(BOOK_LOCK.CATEGORY.eq(category.wire()), BOOK_LOCK.SYMBOL.eq(symbol));
+        (shared ? row.forShare() : row.forUpdate()).fetch();
     }
 
     void insert(DSLContext dsl, TradeOrder o) { write(dsl, List.of(o), List.of()); }
@@ -132,12 +141,35 @@ final class OrderStore {
 
     /** Working limit orders a synthetic best ask/bid crosses (buys at or above the ask, sells at or below the bid), oldest first. */
     List<TradeOrder> crossedBy(DSLContext dsl, Category category, String symbol, BigDecimal ask, BigDecimal bid, long afterId, int limit) {
+        return dsl.selectFrom(TRADE_ORDER).where(crossed(category, symbol, ask, bid), TRADE_ORDER.ORDER_ID.gt(afterId))
+                .orderBy(TRADE_ORDER.ORDER_ID).limit(limit).fetch(OrderStore::toOrder);
+    }
+
+    /**
+     * As crossedBy, of some accounts only, each order locked when asked (D219: a sweep's parallel pages under the shared book lock).
+     * PostgreSQL locks the rows in orderId order and reads again one that a concurrent page or sweep changed before it
+     * got the lock: an order filled meanwhile no longer matches and is left out.
+     */
+    List<TradeOrder> crossedOf(DSLContext dsl, Category category, String symbol, BigDecimal ask, BigDecimal bid, long afterId, int limit,
+                               Collection<Long> uids, boolean lock) {
+        var page = dsl.selectFrom(TRADE_ORDER).where(crossed(category, symbol, ask, bid), TRADE_ORDER.ORDER_ID.gt(afterId), TRADE_ORDER.UID.in(uids))
+                .orderBy(TRADE_ORDER.ORDER_ID).limit(limit);
+        return (lock ? page.forUpdate() : page).fetch(OrderStore::toOrder);
+    }
+
+    /** How many resting orders each account has that the ask or bid crosses, by uid (a sweep's split into pages, D219). */
+    java.util.SortedMap<Long, Integer> crossedPerAccount(DSLContext dsl, Category category, String symbol, BigDecimal ask, BigDecimal bid) {
+        java.util.SortedMap<Long, Integer> out = new java.util.TreeMap<>();
+        dsl.select(TRADE_ORDER.UID, DSL.count()).from(TRADE_ORDER).where(crossed(category, symbol, ask, bid)).groupBy(TRADE_ORDER.UID)
+                .forEach(r -> out.put(r.value1(), r.value2()));
+        return out;
+    }
+
+    /** The symbol's resting orders the ask or bid crosses: buys at or above the ask, sells at or below the bid. */
+    private static Condition crossed(Category category, String symbol, BigDecimal ask, BigDecimal bid) {
         Condition buys = ask == null ? DSL.falseCondition() : TRADE_ORDER.SIDE.eq("buy").and(TRADE_ORDER.PRICE.ge(ask));
         Condition sells = bid == null ? DSL.falseCondition() : TRADE_ORDER.SIDE.eq("sell").and(TRADE_ORDER.PRICE.le(bid));
-        return dsl.selectFrom(TRADE_ORDER)
-                .where(TRADE_ORDER.CATEGORY.eq(category.wire()), TRADE_ORDER.SYMBOL.eq(symbol), RESTING,
-                        TRADE_ORDER.ORDER_ID.gt(afterId), buys.or(sells))
-                .orderBy(TRADE_ORDER.ORDER_ID).limit(limit).fetch(OrderStore::toOrder);
+        return DSL.and(TRADE_ORDER.CATEGORY.eq(category.wire()), TRADE_ORDER.SYMBOL.eq(symbol), RESTING, buys.or(sells));
     }
 
     /** The resting limit orders of a symbol aggregated by price: the book's real levels (price, base size left). */

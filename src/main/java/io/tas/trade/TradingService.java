@@ -71,6 +71,11 @@ public final class TradingService {
     private final SyntheticBook book;
     private final FuturesSettlement futures;
     private final OrderStore store = new OrderStore();
+    /** D219: on PostgreSQL a sweep runs two pages at a time, on disjoint accounts (H2 writes one transaction at a time). */
+    private final boolean parallelSweeps;
+    /** A sweep's second page runner (one virtual thread a sweep, while it lasts). */
+    private final java.util.concurrent.ExecutorService sweepHelpers =
+            java.util.concurrent.Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("tas-sweep-", 0).factory());
     /** Told, after the commit, which of an account's orders changed (the WebSocket order topic, issue 27). */
     private final List<java.util.function.BiConsumer<Long, List<Long>>> orderListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
@@ -89,6 +94,7 @@ public final class TradingService {
         this.platformToken = platformToken;
         this.book = book;
         this.futures = new FuturesSettlement(ledger, positions);
+        this.parallelSweeps = db.dialect() == org.jooq.SQLDialect.POSTGRES;
         // A spot change's orders, fills and public trades are staged with its movements and written by the batch that
         // commits it (Ledger.writeWith): one statement per kind for a whole group commit or sweep page.
         ledger.writeWith(OrderWrite.class, (dsl, writes) -> store.write(dsl,
@@ -680,6 +686,81 @@ public final class TradingService {
     private int sweep(Instrument inst, Ticker t, Long onlyOrder) {
         BigDecimal ask = SyntheticBook.best(t, true);
         BigDecimal bid = SyntheticBook.best(t, false);
+        if (onlyOrder == null && parallelSweeps) {
+            List<List<Long>> groups = accountGroups(db.read(dsl -> store.crossedPerAccount(dsl, inst.category(), inst.symbol(), ask, bid)));
+            // The last pass, under the exclusive lock, takes what an order placed meanwhile left crossed (it reads nothing else).
+            if (groups.size() > 1) return inParallel(inst, ask, bid, groups) + sweepPages(inst, ask, bid, null, null);
+        }
+        return sweepPages(inst, ask, bid, onlyOrder, null);
+    }
+
+    /**
+     * D219: the groups' pages two at a time: they share the book lock and touch disjoint accounts, so neither waits for the
+     * other's balance rows, and while one page's statements run in PostgreSQL the other's settlement is computed here.
+     */
+    private int inParallel(Instrument inst, BigDecimal ask, BigDecimal bid, List<List<Long>> groups) {
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.function.IntSupplier pages = () -> {
+            int n = 0;
+            for (int i; (i = next.getAndIncrement()) < groups.size(); ) n += sweepPages(inst, ask, bid, null, groups.get(i));
+            return n;
+        };
+        java.util.concurrent.Future<Integer> helper = sweepHelpers.submit(pages::getAsInt);
+        int filled = 0;
+        try {
+            filled = pages.getAsInt();
+        } finally { // the helper's pages end before the sweep goes on (or fails: onTicker logs it)
+            try {
+                filled += helper.get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (java.util.concurrent.ExecutionException e) {
+                LOG.warn("sweeping {} failed: {}", inst.symbol(), e.getCause().getClass().getSimpleName());
+            }
+        }
+        return filled;
+    }
+
+    /** Crossed orders below which a sweep runs on one thread: a second transaction would cost more than it saves. */
+    static final int PARALLEL_SWEEP_MIN = 200;
+
+    /**
+     * D219: the accounts a sweep crosses (crossed orders by uid), in uid order, split into at least two groups of about
+     * equal orders, each at most a page (an account's crossed orders stay in one group: at most MAX_OPEN_ORDERS of a
+     * symbol, fewer than a page). None when the sweep is small.
+     */
+    static List<List<Long>> accountGroups(java.util.SortedMap<Long, Integer> crossedPerAccount) {
+        int total = crossedPerAccount.values().stream().mapToInt(Integer::intValue).sum();
+        if (total < PARALLEL_SWEEP_MIN) return List.of();
+        int groupsWanted = Math.max(2, (total + SWEEP_PAGE - 1) / SWEEP_PAGE);
+        int target = (total + groupsWanted - 1) / groupsWanted;
+        List<List<Long>> groups = new ArrayList<>();
+        List<Long> group = new ArrayList<>();
+        int orders = 0;
+        for (var e : crossedPerAccount.entrySet()) {
+            if (!group.isEmpty() && orders + e.getValue() > SWEEP_PAGE) {
+                groups.add(group);
+                group = new ArrayList<>();
+                orders = 0;
+            }
+            group.add(e.getKey());
+            orders += e.getValue();
+            if (orders >= target) {
+                groups.add(group);
+                group = new ArrayList<>();
+                orders = 0;
+            }
+        }
+        if (!group.isEmpty()) groups.add(group);
+        return groups;
+    }
+
+    /**
+     * The crossed orders, a page per transaction under the book lock, oldest first: of every account (uids null) under
+     * the exclusive lock (D177: the page is read in the transaction that fills it), or of some accounts under the
+     * shared lock, each order locked as it is read (D219).
+     */
+    private int sweepPages(Instrument inst, BigDecimal ask, BigDecimal bid, Long onlyOrder, List<Long> uids) {
         int filled = 0;
         long after = 0;
         while (true) {
@@ -687,14 +768,20 @@ public final class TradingService {
             Page page;
             try {
                 page = db.tx(tx -> {
-                    // D177: the page is read under the book lock, in the transaction that fills it: nothing to read again.
-                    store.lockBook(tx.dsl(), inst.category(), inst.symbol());
-                    List<TradeOrder> crossed = crossedPage(tx.dsl(), inst, ask, bid, cursor, onlyOrder);
+                    List<TradeOrder> crossed;
+                    if (uids == null) {
+                        store.lockBook(tx.dsl(), inst.category(), inst.symbol());
+                        crossed = crossedPage(tx.dsl(), inst, ask, bid, cursor, onlyOrder);
+                    } else {
+                        store.lockBookShared(tx.dsl(), inst.category(), inst.symbol());
+                        crossed = store.crossedOf(tx.dsl(), inst.category(), inst.symbol(), ask, bid, cursor, SWEEP_PAGE, uids, true);
+                    }
                     return new Page(crossed, crossed.isEmpty() ? 0 : fillCrossed(tx, inst, crossed, clock.millis()));
                 });
             } catch (RuntimeException pageFailed) {
                 // One order that cannot fill does not hold back the others: one transaction each.
-                List<TradeOrder> orders = db.read(dsl -> crossedPage(dsl, inst, ask, bid, cursor, onlyOrder));
+                List<TradeOrder> orders = db.read(dsl -> uids == null ? crossedPage(dsl, inst, ask, bid, cursor, onlyOrder)
+                        : store.crossedOf(dsl, inst.category(), inst.symbol(), ask, bid, cursor, SWEEP_PAGE, uids, false));
                 int n = 0;
                 for (TradeOrder o : orders) {
                     try {

@@ -210,6 +210,60 @@ class OrderRaceTest {
                 + "answers " + resting.codes() + " and " + taking.codes() + ", 1 order each, one freeze (90), one fill (1 at 100.01), conserved");
     }
 
+    /**
+     * D219: two ticker moves at once, each sweeping 1,200 crossed buys of 8 accounts (more than a page, so on PostgreSQL
+     * each sweep runs two pages at a time on disjoint accounts, and the two sweeps overlap): every order fills once, at
+     * its own price, and each account ends as computed by hand.
+     */
+    @Test
+    void twoTickerMovesAtOnceFillEachCrossedOrderOnce() throws Exception {
+        TestServer s = server();
+        Admin admin = new Admin(s);
+        String base = newSpot(admin), symbol = base + "USDT";
+        int accounts = 8, each = 150;
+        List<ApiClient> clients = new ArrayList<>();
+        List<Long> uids = new ArrayList<>();
+        for (int a = 0; a < accounts; a++) {
+            clients.add(s.client(admin.fundedAccount("sweeps-" + kind + "-" + NAMES.incrementAndGet(), "USDT", "20000")));
+            uids.add(admin.lastUid);
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(accounts);
+        try {
+            List<Future<?>> placed = new ArrayList<>();
+            for (ApiClient c : clients) {
+                placed.add(pool.submit(() -> {
+                    // Buys of 1 at 95, 96, 97, 98, 99, 95, ...: below the ask 100.01, they rest.
+                    for (int i = 0; i < each; i++) ok(c.post(PLACE, order(symbol, "buy", "1", Integer.toString(95 + i % 5), "gtc", null)));
+                    return null;
+                }));
+            }
+            for (Future<?> f : placed) f.get(120, TimeUnit.SECONDS);
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<Reply>> moves = new ArrayList<>();
+            // The second move leaves the last price out (zero): it moves no candle, so it does not wait for the first
+            // sweep's pages, whose trades update the minute's candle row, and the two sweeps overlap.
+            for (String last : List.of(",\"lastPrice\":\"89\"", "")) {
+                moves.add(pool.submit(() -> {
+                    start.await();
+                    return admin.post("/admin/v1/tickers", "{\"category\":\"SPOT\",\"symbol\":\"" + symbol + "\"" + last
+                            + ",\"ask1Price\":\"90\",\"bid1Price\":\"89\",\"ask1Size\":\"5\",\"bid1Size\":\"5\"}");
+                }));
+            }
+            start.countDown();
+            for (Future<Reply> m : moves) ok(m.get(120, TimeUnit.SECONDS));
+        } finally {
+            pool.shutdownNow();
+        }
+        // Each account paid 30 x (95 + 96 + 97 + 98 + 99) = 14,550 from its 20,000 and got 150 less the maker fee of 0.1 %.
+        for (int a = 0; a < accounts; a++) {
+            assertThat(clients.get(a).get("/api/v3/trade/unfilled-orders?category=SPOT&symbol=" + symbol).data().get("list")).as("working orders").isEmpty();
+            assertThat(admin.balances(uids.get(a))).as("account %d", a)
+                    .containsExactly(Map.entry("unified/" + base, "149.85/0/0"), Map.entry("unified/USDT", "5450/0/0"));
+        }
+        admin.assertConserved();
+        Proof.print("order races " + kind + ": two ticker moves at once over 1,200 crossed buys of 8 accounts: every order filled once, balances as computed, conserved");
+    }
+
     @Test
     void sixtyFourCancelsRacingATickerSweepOrATakerEndInExactlyOneOutcome() throws Exception {
         for (Family f : List.of(Family.UNIFIED, Family.CLASSIC)) cancelRace(f);
