@@ -35,10 +35,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Issue 25, races on one symbol's book (the book lock, D154), on H2 and PostgreSQL: one clientOid sent 320 times at
  * once makes one order and one freeze; 64 cancels racing the fill of one resting order (by a ticker sweep or by
- * another account's taker) end in exactly one outcome, with the balances computed by hand for it. Each race runs for a
+ * another account's taker) end in exactly one outcome, with the balances computed by hand for it. These two run for a
  * unified account on the v3 rows and for a classic one on the v2 spot rows (issue 26: its spot balances, its codes).
- * Each race trades instruments of its own on a server of its own with rate limits off (320 placements from one UID in a
- * second would meet the place-order limit on the shared servers).
+ * Two ticker moves at once fill each of 1,200 crossed orders of unified accounts once (D219). Each race trades
+ * instruments of its own on a server of its own with rate limits off (320 placements from one UID in a second would
+ * meet the place-order limit on the shared servers).
  */
 @ParameterizedClass
 @EnumSource(Databases.Kind.class)
