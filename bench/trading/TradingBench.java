@@ -109,8 +109,6 @@ public class TradingBench {
     static void sweep(int port, int adminPort, int sweepers, int perAccount, int concurrency, String jdbcUrl, String label, int warmups) throws Exception {
         // 0. Warm-up sweeps (untimed for the target): a fifth as many orders each, filled by a ticker move, then the ticker
         //    back. The first sweep after the start runs the fill path cold (interpreted, then compiled while it runs).
-        String up = "{\"category\":\"SPOT\",\"symbol\":\"" + SWEEP_SYMBOL + "\",\"lastPrice\":\"99.99\",\"ask1Price\":\"100.01\","
-                + "\"bid1Price\":\"99.99\",\"ask1Size\":\"5\",\"bid1Size\":\"5\"}";
         double coldMs = -1;
         for (int w = 1; w <= warmups; w++) {
             long[] warm = placeResting(port, sweepers, Math.max(1, perAccount / 5), concurrency);
@@ -120,14 +118,13 @@ public class TradingBench {
             if (w == 1) coldMs = ms;
             System.out.printf(Locale.ROOT, "[%s] warm-up sweep %d: %d resting buys, ticker call %s in %.1f ms%n", label, w, warm[0],
                     answer.substring(0, Math.min(40, answer.length())), ms);
-            moveTicker(adminPort, up);
+            moveTicker(adminPort, UP);
         }
         long[] resting = placeResting(port, sweepers, perAccount, concurrency);
         double placeSeconds = resting[2] / 1e9;
         System.out.printf(Locale.ROOT, "[%s] placed %d resting limit buys on %s from %d accounts in %.2f s (%.0f orders/s, %d connections); refused %d%s%n",
                 label, resting[0], SWEEP_SYMBOL, sweepers, placeSeconds, resting[0] / placeSeconds, concurrency, resting[1],
-                lastRefusal.get() == null ? "" : ": " + lastRefusal.get());
-        AtomicLong placed = new AtomicLong(resting[0]);
+                firstRefusal.get() == null ? "" : ": " + firstRefusal.get());
         // 2. Every one of them is working.
         long working = working(port, sweepers);
         System.out.printf(Locale.ROOT, "[%s] working before the ticker: %d%n", label, working);
@@ -190,7 +187,7 @@ public class TradingBench {
             System.out.printf(Locale.ROOT, "[%s] after: working %d, frozen over the %d accounts %s, ledger check %s%n", label, left, sweepers,
                     frozen == 0 ? "0" : Double.toString(frozen), ok ? "ok" : "FAILED " + check);
             System.out.printf(Locale.ROOT, "RESULT %s orders=%d placed_s=%.2f place_rps=%.0f ticker_ms=%.1f poll_zero_ms=%.1f working_after=%d frozen_after=%s ledger_ok=%s warmups=%d cold_ms=%.1f%n",
-                    label, placed.get(), placeSeconds, placed.get() / placeSeconds, callMs, zeroMs, left, frozen == 0 ? "0" : Double.toString(frozen), ok,
+                    label, resting[0], placeSeconds, resting[0] / placeSeconds, callMs, zeroMs, left, frozen == 0 ? "0" : Double.toString(frozen), ok,
                     warmups, coldMs);
         }
     }
@@ -198,7 +195,11 @@ public class TradingBench {
     /** The sweep's ticker move: ask 90.01 / bid 89.99, below every resting buy (99.00 .. 99.99). */
     static final String DOWN = "{\"category\":\"SPOT\",\"symbol\":\"" + SWEEP_SYMBOL + "\",\"lastPrice\":\"89.99\",\"ask1Price\":\"90.01\","
             + "\"bid1Price\":\"89.99\",\"ask1Size\":\"5\",\"bid1Size\":\"5\"}";
-    static final AtomicReference<String> lastRefusal = new AtomicReference<>();
+    /** The seed's ticker, ask 100.01 / bid 99.99, back after a warm-up sweep. */
+    static final String UP = "{\"category\":\"SPOT\",\"symbol\":\"" + SWEEP_SYMBOL + "\",\"lastPrice\":\"99.99\",\"ask1Price\":\"100.01\","
+            + "\"bid1Price\":\"99.99\",\"ask1Size\":\"5\",\"bid1Size\":\"5\"}";
+    /** The first refused placement of the run, printed with the placement line. */
+    static final AtomicReference<String> firstRefusal = new AtomicReference<>();
 
     static String moveTicker(int adminPort, String ticker) throws IOException {
         try (Conn c = new Conn(adminPort)) {
@@ -227,12 +228,12 @@ public class TradingBench {
                                     "{\"category\":\"SPOT\",\"symbol\":\"" + SWEEP_SYMBOL + "\",\"side\":\"buy\",\"orderType\":\"limit\",\"qty\":\"1\",\"price\":\""
                                             + price + "\",\"timeInForce\":\"gtc\"}"));
                             if (r.startsWith("200 ") && r.contains("\"00000\"")) placed.incrementAndGet();
-                            else { refused.incrementAndGet(); lastRefusal.compareAndSet(null, r); }
+                            else { refused.incrementAndGet(); firstRefusal.compareAndSet(null, r); }
                         }
                     }
                 } catch (IOException e) {
                     refused.incrementAndGet();
-                    lastRefusal.compareAndSet(null, e.toString());
+                    firstRefusal.compareAndSet(null, e.toString());
                 }
             }));
         }

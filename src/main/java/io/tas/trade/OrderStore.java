@@ -36,7 +36,7 @@ final class OrderStore {
 
     /**
      * D219, PostgreSQL only: the book lock shared by a sweep's parallel pages. It keeps out every other change to the
-     * book (they take it exclusively), not the other pages; those lock their own orders (crossedOf).
+     * book (they take it exclusively), not the other pages; those lock their own orders (crossedBy).
      */
     void lockBookShared(DSLContext dsl, Category category, String symbol) { lockBookRow(dsl, category, symbol, true); }
 
@@ -139,20 +139,16 @@ final class OrderStore {
         });
     }
 
-    /** Working limit orders a synthetic best ask/bid crosses (buys at or above the ask, sells at or below the bid), oldest first. */
-    List<TradeOrder> crossedBy(DSLContext dsl, Category category, String symbol, BigDecimal ask, BigDecimal bid, long afterId, int limit) {
-        return dsl.selectFrom(TRADE_ORDER).where(crossed(category, symbol, ask, bid), TRADE_ORDER.ORDER_ID.gt(afterId))
-                .orderBy(TRADE_ORDER.ORDER_ID).limit(limit).fetch(OrderStore::toOrder);
-    }
-
     /**
-     * As crossedBy, of some accounts only, each order locked when asked (D219: a sweep's parallel pages under the shared book lock).
-     * PostgreSQL locks the rows in orderId order and reads again one that a concurrent page or sweep changed before it
-     * got the lock: an order filled meanwhile no longer matches and is left out.
+     * Working limit orders a synthetic best ask/bid crosses (buys at or above the ask, sells at or below the bid), oldest
+     * first; of some accounts only when uids is not null, each order locked when asked (D219: a sweep's parallel pages
+     * under the shared book lock). PostgreSQL locks the rows in orderId order and reads again one that a concurrent page
+     * or sweep changed before it got the lock: an order filled meanwhile no longer matches and is left out.
      */
-    List<TradeOrder> crossedOf(DSLContext dsl, Category category, String symbol, BigDecimal ask, BigDecimal bid, long afterId, int limit,
+    List<TradeOrder> crossedBy(DSLContext dsl, Category category, String symbol, BigDecimal ask, BigDecimal bid, long afterId, int limit,
                                Collection<Long> uids, boolean lock) {
-        var page = dsl.selectFrom(TRADE_ORDER).where(crossed(category, symbol, ask, bid), TRADE_ORDER.ORDER_ID.gt(afterId), TRADE_ORDER.UID.in(uids))
+        var page = dsl.selectFrom(TRADE_ORDER)
+                .where(crossed(category, symbol, ask, bid), TRADE_ORDER.ORDER_ID.gt(afterId), uids == null ? DSL.noCondition() : TRADE_ORDER.UID.in(uids))
                 .orderBy(TRADE_ORDER.ORDER_ID).limit(limit);
         return (lock ? page.forUpdate() : page).fetch(OrderStore::toOrder);
     }

@@ -768,20 +768,14 @@ public final class TradingService {
             Page page;
             try {
                 page = db.tx(tx -> {
-                    List<TradeOrder> crossed;
-                    if (uids == null) {
-                        store.lockBook(tx.dsl(), inst.category(), inst.symbol());
-                        crossed = crossedPage(tx.dsl(), inst, ask, bid, cursor, onlyOrder);
-                    } else {
-                        store.lockBookShared(tx.dsl(), inst.category(), inst.symbol());
-                        crossed = store.crossedOf(tx.dsl(), inst.category(), inst.symbol(), ask, bid, cursor, SWEEP_PAGE, uids, true);
-                    }
+                    if (uids == null) store.lockBook(tx.dsl(), inst.category(), inst.symbol());
+                    else store.lockBookShared(tx.dsl(), inst.category(), inst.symbol());
+                    List<TradeOrder> crossed = crossedPage(tx.dsl(), inst, ask, bid, cursor, onlyOrder, uids, uids != null);
                     return new Page(crossed, crossed.isEmpty() ? 0 : fillCrossed(tx, inst, crossed, clock.millis()));
                 });
             } catch (RuntimeException pageFailed) {
                 // One order that cannot fill does not hold back the others: one transaction each.
-                List<TradeOrder> orders = db.read(dsl -> uids == null ? crossedPage(dsl, inst, ask, bid, cursor, onlyOrder)
-                        : store.crossedOf(dsl, inst.category(), inst.symbol(), ask, bid, cursor, SWEEP_PAGE, uids, false));
+                List<TradeOrder> orders = db.read(dsl -> crossedPage(dsl, inst, ask, bid, cursor, onlyOrder, uids, false));
                 int n = 0;
                 for (TradeOrder o : orders) {
                     try {
@@ -803,8 +797,10 @@ public final class TradingService {
     /** A sweep page: the crossed orders it read and how many of them filled. */
     private record Page(List<TradeOrder> orders, int filled) {}
 
-    private List<TradeOrder> crossedPage(org.jooq.DSLContext dsl, Instrument inst, BigDecimal ask, BigDecimal bid, long after, Long onlyOrder) {
-        List<TradeOrder> page = store.crossedBy(dsl, inst.category(), inst.symbol(), ask, bid, after, SWEEP_PAGE);
+    /** A sweep's page of crossed orders after the cursor: of every account (uids null) or of some, locked when asked (D219). */
+    private List<TradeOrder> crossedPage(org.jooq.DSLContext dsl, Instrument inst, BigDecimal ask, BigDecimal bid, long after, Long onlyOrder,
+                                         List<Long> uids, boolean lock) {
+        List<TradeOrder> page = store.crossedBy(dsl, inst.category(), inst.symbol(), ask, bid, after, SWEEP_PAGE, uids, lock);
         return onlyOrder == null ? page : page.stream().filter(o -> o.orderId() == onlyOrder).toList();
     }
 
