@@ -63,7 +63,8 @@ public final class GroupCommit<C> implements AutoCloseable {
         this.runTogether = runTogether;
         this.exclusiveKey = exclusiveKey;
         for (int i = 0; i < writerCount; i++) {
-            writers.add(Thread.ofPlatform().daemon().name(name + "-" + i).start(this::writeLoop));
+            int number = i + 1;
+            writers.add(Thread.ofPlatform().daemon().name(name + "-" + i).start(() -> writeLoop(number)));
         }
     }
 
@@ -100,7 +101,17 @@ public final class GroupCommit<C> implements AutoCloseable {
                 .serviceLevelObjectives(1, 2, 4, 8, 16, 32, 64, MAX_BATCH).register(registry);
     }
 
-    private void writeLoop() {
+    /** The number of the group-commit writer running on this thread (from 1), 0 on any other thread. */
+    private static final ThreadLocal<Integer> WRITER_NUMBER = ThreadLocal.withInitial(() -> 0);
+
+    /**
+     * Which writer runs the caller, 1 to its group's writer count, or 0 off the writers' threads: a row that every batch
+     * updates can be kept per writer, so that the writers do not wait for each other's commits on it (the candles, D221).
+     */
+    public static int writerNumber() { return WRITER_NUMBER.get(); }
+
+    private void writeLoop(int number) {
+        WRITER_NUMBER.set(number);
         List<Pending<C, ?>> batch = new ArrayList<>(MAX_BATCH);
         List<Pending<C, ?>> deferred = new ArrayList<>();
         while (true) {

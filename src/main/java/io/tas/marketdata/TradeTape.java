@@ -48,29 +48,34 @@ public class TradeTape {
         if (ids == null || prints.isEmpty()) return;
         java.util.List<Object[]> rows = new java.util.ArrayList<>(prints.size());
         // In key order: writers that fold the same candles lock them in one order (PgCopy.runLast).
-        java.util.Map<String, java.util.List<Print>> byMinute = new java.util.TreeMap<>();
+        java.util.Map<String, java.util.List<Minted>> byMinute = new java.util.TreeMap<>();
         for (Print p : prints) {
             if (p.price().signum() <= 0 || p.size().signum() <= 0 || !(p.takerSide().equals("buy") || p.takerSide().equals("sell"))) {
                 throw new IllegalArgumentException("trade " + p);
             }
-            Category c = book(p.category());
-            rows.add(new Object[]{ids.next(), c.wire(), p.symbol(), p.price(), p.size(), p.takerSide(), p.ts()});
-            byMinute.computeIfAbsent(c.wire() + " " + p.symbol() + " " + Interval.M1.bucket(p.ts()), k -> new java.util.ArrayList<>()).add(p);
+            Minted m = new Minted(ids.next(), book(p.category()), p);
+            rows.add(new Object[]{m.execId(), m.book().wire(), p.symbol(), p.price(), p.size(), p.takerSide(), p.ts()});
+            byMinute.computeIfAbsent(m.book().wire() + " " + p.symbol() + " " + Interval.M1.bucket(p.ts()), k -> new java.util.ArrayList<>()).add(m);
         }
         store.insertTrades(dsl, rows);
-        for (java.util.List<Print> group : byMinute.values()) {
-            Print first = group.getFirst();
-            BigDecimal high = first.price(), low = first.price(), size = BigDecimal.ZERO, turnover = BigDecimal.ZERO;
-            for (Print p : group) {
+        int writer = io.tas.ledger.GroupCommit.writerNumber();
+        for (java.util.List<Minted> group : byMinute.values()) {
+            Minted first = group.getFirst(), last = group.getLast();
+            BigDecimal high = first.print().price(), low = high, size = BigDecimal.ZERO, turnover = BigDecimal.ZERO;
+            for (Minted m : group) {
+                Print p = m.print();
                 high = high.max(p.price());
                 low = low.min(p.price());
                 size = size.add(p.size());
                 turnover = turnover.add(p.price().multiply(p.size()));
             }
-            store.foldIntoCandle(dsl, book(first.category()), first.symbol(), Interval.M1.bucket(first.ts()), first.price(), high, low,
-                    group.getLast().price(), size, turnover);
+            store.foldIntoCandle(dsl, new MarketDataStore.Fold(first.book(), first.print().symbol(), Interval.M1.bucket(first.print().ts()),
+                    writer, first.print().price(), first.execId(), high, low, last.print().price(), last.execId(), size, turnover));
         }
     }
+
+    /** A print with its trade's exec ID and book. */
+    private record Minted(long execId, Category book, Print print) {}
 
     /**
      * After a committed ticker update (MarketService.onTicker): the minute of its ts gets its lastPrice as the close,
@@ -82,7 +87,9 @@ public class TradeTape {
         try {
             db.tx(tx -> {
                 BigDecimal p = t.lastPrice();
-                store.foldIntoCandle(tx.dsl(), t.category(), t.symbol(), Interval.M1.bucket(t.ts()), p, p, p, p, BigDecimal.ZERO, BigDecimal.ZERO);
+                long id = ids.next(); // orders this move after every print minted before it (D221)
+                store.foldIntoCandle(tx.dsl(), new MarketDataStore.Fold(t.category(), t.symbol(), Interval.M1.bucket(t.ts()),
+                        io.tas.ledger.GroupCommit.writerNumber(), p, id, p, p, p, id, BigDecimal.ZERO, BigDecimal.ZERO));
                 return null;
             });
         } catch (RuntimeException e) {
