@@ -90,4 +90,22 @@ class CandleRowsPerWriterTest {
         assertThat(candles(Interval.M1)).containsExactly("0m 98 104 98 103 7 707", "1m 97 97 96 96 2 193");
         assertThat(candles(Interval.M5)).containsExactly("0m 98 104 96 96 9 900");
     }
+
+    /** The state hash (proof tests' replays and recoveries) sees each minute merged, not how the writers split it. */
+    @Test
+    void theStateHashSeesTheMergedMinuteNotTheWritersSplit() {
+        fold(T0, 1, 10, "100", "104");
+        fold(T0, 2, 12, "99", "102");
+        String split = candleHash();
+        db.tx(tx -> tx.dsl().deleteFrom(io.tas.store.generated.Tables.MARKET_CANDLE).execute());
+        fold(T0, 2, 10, "100", "104", "99", "102"); // the same prints, all folded by writer 2
+        assertThat(candles(Interval.M1)).containsExactly("0m 100 104 99 102 4 405");
+        assertThat(candleHash()).isEqualTo(split);
+        fold(T0, 1, 14, "101"); // a later print: another close
+        assertThat(candleHash()).isNotEqualTo(split);
+    }
+
+    private String candleHash() {
+        return io.tas.store.StateHash.of(db).tables().get("market_candle").hash();
+    }
 }
