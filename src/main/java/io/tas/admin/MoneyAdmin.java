@@ -142,8 +142,20 @@ public final class MoneyAdmin {
         if (c.isFutures() && tiers.isEmpty()) throw new ApiException(ErrorCode.PARAM_EMPTY, "mmrTiers");
         // D81: re-posting an instrument without "reality" keeps its flag (a working Reality order keeps its pair).
         boolean flagged = i.reality() != null ? i.reality() : existingReality(c, i.symbol());
+        // D222: like the book shape (D155), rates left out go back to the kind's default on a re-post.
         return new Instrument(c, symbol(i.symbol()), coin(i.baseCoin()), coin(i.quoteCoin()),
-                i.marginCoin(), i.maxLeverage(), flagged, tiers, book(i));
+                i.marginCoin(), i.maxLeverage(), flagged, tiers, book(i),
+                new Instrument.FeeRates(feeRate("makerFeeRate", i.makerFeeRate()), feeRate("takerFeeRate", i.takerFeeRate())));
+    }
+
+    private static final BigDecimal MAX_FEE_RATE = new BigDecimal("0.1");
+
+    /** D222: a fee rate from 0 to 0.1 (10 %), at most 8 decimals; absent, the kind's default (D72, D156). */
+    private static BigDecimal feeRate(String name, BigDecimal rate) {
+        if (rate != null && (rate.signum() < 0 || rate.compareTo(MAX_FEE_RATE) > 0 || rate.stripTrailingZeros().scale() > 8)) {
+            throw new ApiException(ErrorCode.PARAM_ERROR, name);
+        }
+        return rate;
     }
 
     /** D155: 1 to 200 levels, 0.01 to 1,000 basis points apart, a positive level size of at most 18 decimals. */

@@ -113,11 +113,15 @@ public record SeedFile(List<SeedInstrument> instruments, List<SeedTicker> ticker
         public List<io.tas.strategy.StrategyInput> strategyOrders() { return strategyOrders == null ? List.of() : strategyOrders; }
     }
 
-    /** A spot/margin pair or a contract; contracts need marginCoin, maxLeverage and mmrTiers. */
-    /** bookLevels, bookStepBps, bookLevelSize: its synthetic book (D155), the engine's default where absent. */
+    /**
+     * A spot/margin pair or a contract; contracts need marginCoin, maxLeverage and mmrTiers. bookLevels, bookStepBps,
+     * bookLevelSize: its synthetic book (D155), the engine's default where absent; makerFeeRate, takerFeeRate: its own
+     * fee rates (D222), its kind's default where absent.
+     */
     public record SeedInstrument(String category, String symbol, String baseCoin, String quoteCoin, String marginCoin,
                                  BigDecimal maxLeverage, Boolean reality, List<SeedTier> mmrTiers, Integer bookLevels,
-                                 BigDecimal bookStepBps, BigDecimal bookLevelSize) {}
+                                 BigDecimal bookStepBps, BigDecimal bookLevelSize, BigDecimal makerFeeRate,
+                                 BigDecimal takerFeeRate) {}
 
     public record SeedTier(BigDecimal maxNotional, BigDecimal mmr) {}
 

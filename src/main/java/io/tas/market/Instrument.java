@@ -12,17 +12,28 @@ import java.util.List;
  * tiered maintenance-margin rates; USDT/USDC futures are linear, COIN futures inverse (margined in the base coin).
  */
 public record Instrument(Category category, String symbol, String baseCoin, String quoteCoin, String marginCoin,
-                         BigDecimal maxLeverage, boolean reality, List<MmrTier> mmrTiers, BookShape book) {
+                         BigDecimal maxLeverage, boolean reality, List<MmrTier> mmrTiers, BookShape book, FeeRates fees) {
 
     /** The instrument's own synthetic book (D155), each part null where the engine's default applies. */
     public record BookShape(Integer levels, BigDecimal stepBps, BigDecimal levelSize) {
         public static final BookShape DEFAULT = new BookShape(null, null, null);
     }
 
-    /** An instrument with the default synthetic book. */
+    /** The instrument's own fee rates (D222), each null where its kind's default applies (D72, D156). */
+    public record FeeRates(BigDecimal maker, BigDecimal taker) {
+        public static final FeeRates DEFAULT = new FeeRates(null, null);
+    }
+
+    /** An instrument with the default synthetic book and fee rates. */
     public Instrument(Category category, String symbol, String baseCoin, String quoteCoin, String marginCoin,
                       BigDecimal maxLeverage, boolean reality, List<MmrTier> mmrTiers) {
         this(category, symbol, baseCoin, quoteCoin, marginCoin, maxLeverage, reality, mmrTiers, BookShape.DEFAULT);
+    }
+
+    /** An instrument with the default fee rates. */
+    public Instrument(Category category, String symbol, String baseCoin, String quoteCoin, String marginCoin,
+                      BigDecimal maxLeverage, boolean reality, List<MmrTier> mmrTiers, BookShape book) {
+        this(category, symbol, baseCoin, quoteCoin, marginCoin, maxLeverage, reality, mmrTiers, book, FeeRates.DEFAULT);
     }
 
     /** Notional (USD) up to maxNotional uses the maintenance-margin rate mmr. */
@@ -30,22 +41,28 @@ public record Instrument(Category category, String symbol, String baseCoin, Stri
 
     public boolean isInverse() { return category == Category.COIN_FUTURES; }
 
-    /** Spot and margin fee rate, maker and taker alike (decisions.md D72: the registry holds no fees). */
+    /** The default spot and margin fee rate, maker and taker alike (decisions.md D72). */
     public static final BigDecimal SPOT_FEE_RATE = new BigDecimal("0.001");
     /** Quantity decimals of every instrument (D72: quantity step 0.0001). */
     public static final int QUANTITY_DECIMALS = 4;
     /** Default price decimals of an instrument without a ticker (D72). */
     public static final int DEFAULT_PRICE_DECIMALS = 2;
 
-    /** Futures fee rates, the platform's standard tier, as the contracts metadata row advertises them (D156). */
+    /** The default futures fee rates, the platform's standard tier (D156). */
     public static final BigDecimal FUTURES_MAKER_FEE_RATE = new BigDecimal("0.0002");
     public static final BigDecimal FUTURES_TAKER_FEE_RATE = new BigDecimal("0.0006");
 
-    /** The maker fee rate: a spot or margin pair's (D72), a contract's (D156). */
-    public BigDecimal makerFeeRate() { return category.isFutures() ? FUTURES_MAKER_FEE_RATE : SPOT_FEE_RATE; }
+    /** The maker fee rate: the instrument's own (D222), else a spot or margin pair's (D72) or a contract's (D156). */
+    public BigDecimal makerFeeRate() {
+        if (fees != null && fees.maker() != null) return fees.maker();
+        return category.isFutures() ? FUTURES_MAKER_FEE_RATE : SPOT_FEE_RATE;
+    }
 
-    /** The taker fee rate: a spot or margin pair's (D72), a contract's (D156). */
-    public BigDecimal takerFeeRate() { return category.isFutures() ? FUTURES_TAKER_FEE_RATE : SPOT_FEE_RATE; }
+    /** The taker fee rate: the instrument's own (D222), else a spot or margin pair's (D72) or a contract's (D156). */
+    public BigDecimal takerFeeRate() {
+        if (fees != null && fees.taker() != null) return fees.taker();
+        return category.isFutures() ? FUTURES_TAKER_FEE_RATE : SPOT_FEE_RATE;
+    }
 
     private static final BigDecimal LEVERAGE_LIMIT = new BigDecimal("100000000");
 

@@ -24,7 +24,8 @@ final class InstrumentStore {
                 .set(INSTRUMENT.BASE_COIN, i.baseCoin()).set(INSTRUMENT.QUOTE_COIN, i.quoteCoin())
                 .set(INSTRUMENT.MARGIN_COIN, i.marginCoin()).set(INSTRUMENT.MAX_LEVERAGE, i.maxLeverage())
                 .set(INSTRUMENT.IS_REALITY, i.reality()).set(INSTRUMENT.BOOK_LEVELS, i.book().levels())
-                .set(INSTRUMENT.BOOK_STEP_BPS, i.book().stepBps()).set(INSTRUMENT.BOOK_LEVEL_SIZE, i.book().levelSize()).execute();
+                .set(INSTRUMENT.BOOK_STEP_BPS, i.book().stepBps()).set(INSTRUMENT.BOOK_LEVEL_SIZE, i.book().levelSize())
+                .set(INSTRUMENT.MAKER_FEE_RATE, i.fees().maker()).set(INSTRUMENT.TAKER_FEE_RATE, i.fees().taker()).execute();
         int tier = 1;
         for (Instrument.MmrTier t : i.mmrTiers()) {
             dsl.insertInto(INSTRUMENT_MMR_TIER)
@@ -42,6 +43,7 @@ final class InstrumentStore {
         return dsl.selectFrom(INSTRUMENT).fetch(r -> new Instrument(Category.fromWire(r.getCategory()), r.getSymbol(),
                 r.getBaseCoin(), r.getQuoteCoin(), r.getMarginCoin(), r.getMaxLeverage(), r.getIsReality(),
                 List.copyOf(tiers.getOrDefault(r.getCategory() + " " + r.getSymbol(), List.of())),
-                new Instrument.BookShape(r.getBookLevels(), r.getBookStepBps(), r.getBookLevelSize())));
+                new Instrument.BookShape(r.getBookLevels(), r.getBookStepBps(), r.getBookLevelSize()),
+                new Instrument.FeeRates(r.getMakerFeeRate(), r.getTakerFeeRate())));
     }
 }
