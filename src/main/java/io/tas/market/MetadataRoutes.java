@@ -22,7 +22,8 @@ import java.util.TreeSet;
  * <ul>
  *   <li>price decimals: the most decimals among the instrument's ticker last/bid/ask prices (at least 1), else 2;</li>
  *   <li>quantity decimals 4 (quantity step 0.0001), quote decimals = price decimals;</li>
- *   <li>fees: spot and margin 0.1% maker and taker; futures 0.02% maker, 0.06% taker;</li>
+ *   <li>fees: the instrument's own rates (D222), by default spot and margin 0.1% maker and taker, futures 0.02% maker
+ *   and 0.06% taker;</li>
  *   <li>quantity limits 0.0001 to 10000000000 base; minimum notional 1 USDT (spot) and 5 USDT (futures);</li>
  *   <li>one deposit/withdraw network per coin, named after the coin, open both ways, no fee, 8 withdrawal decimals;</li>
  *   <li>margin pairs: borrowable both ways, cross 3x and isolated 10x (or the instrument's maxLeverage when set).</li>
@@ -33,9 +34,6 @@ import java.util.TreeSet;
 public final class MetadataRoutes implements Routes.Feature {
     static final int QUANTITY_PRECISION = Instrument.QUANTITY_DECIMALS;
     static final int DEFAULT_PRICE_PRECISION = Instrument.DEFAULT_PRICE_DECIMALS;
-    static final String SPOT_FEE = Instrument.SPOT_FEE_RATE.toPlainString();
-    static final String FUTURES_MAKER_FEE = Instrument.FUTURES_MAKER_FEE_RATE.toPlainString();
-    static final String FUTURES_TAKER_FEE = Instrument.FUTURES_TAKER_FEE_RATE.toPlainString();
     static final String MIN_QTY = "0.0001";
     static final String MAX_QTY = "10000000000";
     /** ccxt asks for all six on every classic load; the three demo (S-prefixed) types hold no contracts here. */
@@ -65,8 +63,8 @@ public final class MetadataRoutes implements Routes.Feature {
             m.put("quoteCoin", i.quoteCoin());
             m.put("minTradeAmount", MIN_QTY);
             m.put("maxTradeAmount", MAX_QTY);
-            m.put("takerFeeRate", SPOT_FEE);
-            m.put("makerFeeRate", SPOT_FEE);
+            m.put("takerFeeRate", Json.plain(i.takerFeeRate()));
+            m.put("makerFeeRate", Json.plain(i.makerFeeRate()));
             m.put("pricePrecision", Integer.toString(pp));
             m.put("quantityPrecision", Integer.toString(QUANTITY_PRECISION));
             m.put("quotePrecision", Integer.toString(pp));
@@ -150,8 +148,8 @@ public final class MetadataRoutes implements Routes.Feature {
             m.put("buyLimitPriceRatio", "0.05");
             m.put("sellLimitPriceRatio", "0.05");
             m.put("feeRateUpRatio", "0.005");
-            m.put("makerFeeRate", FUTURES_MAKER_FEE);
-            m.put("takerFeeRate", FUTURES_TAKER_FEE);
+            m.put("makerFeeRate", Json.plain(i.makerFeeRate()));
+            m.put("takerFeeRate", Json.plain(i.takerFeeRate()));
             m.put("openCostUpRatio", "0.01");
             m.put("supportMarginCoins", List.of(i.marginCoin()));
             m.put("minTradeNum", MIN_QTY);
@@ -199,8 +197,8 @@ public final class MetadataRoutes implements Routes.Feature {
             m.put("buyLimitPriceRatio", "0.05");
             m.put("sellLimitPriceRatio", "0.05");
             m.put("feeRateUpRatio", fut ? "0.005" : "");
-            m.put("makerFeeRate", fut ? FUTURES_MAKER_FEE : SPOT_FEE);
-            m.put("takerFeeRate", fut ? FUTURES_TAKER_FEE : SPOT_FEE);
+            m.put("makerFeeRate", Json.plain(i.makerFeeRate()));
+            m.put("takerFeeRate", Json.plain(i.takerFeeRate()));
             m.put("openCostUpRatio", fut ? "0.01" : "");
             m.put("minOrderQty", MIN_QTY);
             m.put("maxOrderQty", "");
@@ -258,8 +256,8 @@ public final class MetadataRoutes implements Routes.Feature {
             m.put("liquidationRiskRatio", "1");
             m.put("minTradeAmount", MIN_QTY);
             m.put("maxTradeAmount", MAX_QTY);
-            m.put("takerFeeRate", SPOT_FEE);
-            m.put("makerFeeRate", SPOT_FEE);
+            m.put("takerFeeRate", Json.plain(i.takerFeeRate()));
+            m.put("makerFeeRate", Json.plain(i.makerFeeRate()));
             m.put("pricePrecision", Integer.toString(pp));
             m.put("quantityPrecision", Integer.toString(QUANTITY_PRECISION));
             m.put("minTradeUSDT", "1");
