@@ -284,8 +284,13 @@ public final class RequestPipeline {
         if (declared > maxBodyBytes) throw new ApiException(ErrorCode.PARAM_VERIFICATION_FAILED, "request body larger than " + maxBodyBytes + " bytes");
         byte[] bytes;
         try (InputStream in = req.content().inputStream()) {
-            bytes = in.readNBytes(maxBodyBytes + 1);
-            if (bytes.length <= maxBodyBytes) in.transferTo(java.io.OutputStream.nullOutputStream());
+            if (declared >= 0) {
+                // A declared length is read into an array of its size: no growing buffers, no second read to drain (D225).
+                bytes = new byte[(int) declared];
+                if (in.readNBytes(bytes, 0, bytes.length) < bytes.length) throw new IOException("body shorter than its Content-Length");
+            } else {
+                bytes = in.readNBytes(maxBodyBytes + 1);
+            }
             SlowClients.bodyRead(); // TAS_REQUEST_READ_TIMEOUT_MS bounds the client's sending, not our work
         } catch (IOException | RuntimeException e) {
             // A broken framing (say, a chunk size that is not hex) surfaces here as Helidon's runtime exception:

@@ -478,6 +478,14 @@ public final class Ledger implements AutoCloseable {
     /** An amount computed with more precision, rounded to what the ledger stores. */
     public static BigDecimal scaled(BigDecimal v) { return v.setScale(SCALE, java.math.RoundingMode.HALF_EVEN); }
 
+    /**
+     * scaled(v) without trailing zeros. A value of at most SCALE decimals needs no rounding, so it is stripped as it is:
+     * scaling it up first made a price x size a BigInteger that stripping then divided by ten eighteen times (D225).
+     */
+    public static BigDecimal plain(BigDecimal v) {
+        return (v.scale() <= SCALE ? v : scaled(v)).stripTrailingZeros();
+    }
+
     /** Convenience for movement lists. */
     public static Movement move(BalanceKey key, Field field, BigDecimal amount, Counter counter) {
         return new Movement(key, field, amount, counter);

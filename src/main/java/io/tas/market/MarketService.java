@@ -107,14 +107,23 @@ public final class MarketService {
     /** Price decimals (D72): the most among the ticker's last/bid/ask (at least 1); the default without a ticker. */
     public int pricePrecision(Instrument i) {
         Category tickerCategory = i.category() == Category.MARGIN ? Category.SPOT : i.category();
-        return ticker(tickerCategory, i.symbol()).map(t -> {
-            int scale = 1;
-            for (java.math.BigDecimal v : new java.math.BigDecimal[]{t.lastPrice(), t.ask1Price(), t.bid1Price()}) {
-                if (v != null) scale = Math.max(scale, v.stripTrailingZeros().scale());
-            }
-            return scale;
-        }).orElse(Instrument.DEFAULT_PRICE_DECIMALS);
+        Ticker t = ticker(tickerCategory, i.symbol()).orElse(null);
+        if (t == null) return Instrument.DEFAULT_PRICE_DECIMALS;
+        // Every order asks this more than once; a ticker's decimals are worked out once per ticker (D225).
+        String key = tickerCategory.wire() + " " + i.symbol();
+        Precision memo = precisions.get(key);
+        if (memo != null && memo.ticker() == t) return memo.decimals();
+        int scale = 1;
+        for (java.math.BigDecimal v : new java.math.BigDecimal[]{t.lastPrice(), t.ask1Price(), t.bid1Price()}) {
+            if (v != null) scale = Math.max(scale, v.stripTrailingZeros().scale());
+        }
+        precisions.put(key, new Precision(t, scale));
+        return scale;
     }
+
+    /** A ticker's price decimals, by book: one entry per symbol, kept while the ticker is the same object. */
+    private record Precision(Ticker ticker, int decimals) {}
+    private final java.util.concurrent.ConcurrentHashMap<String, Precision> precisions = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** Every instrument of a category, by symbol (beyond-spec metadata rows). */
     public List<Instrument> instruments(Category category) {

@@ -191,8 +191,8 @@ public final class MixAccountRoutes implements Routes.Feature {
             if (pos.marginMode() == MarginMode.crossed) crossed = crossed.add(upl);
             else isolated = isolated.add(upl);
         }
-        BigDecimal equity = Ledger.scaled(b.available().add(b.frozen()).add(crossed).add(isolated)).stripTrailingZeros();
-        BigDecimal usdt = prices.usdtPrice(coin).map(x -> Ledger.scaled(equity.multiply(x)).stripTrailingZeros()).orElse(BigDecimal.ZERO);
+        BigDecimal equity = Ledger.plain(b.available().add(b.frozen()).add(crossed).add(isolated));
+        BigDecimal usdt = prices.usdtPrice(coin).map(x -> Ledger.plain(equity.multiply(x))).orElse(BigDecimal.ZERO);
         BigDecimal btc = prices.usdtPrice("BTC").filter(x -> x.signum() > 0)
                 .map(x -> usdt.divide(x, MathContext.DECIMAL64).setScale(8, java.math.RoundingMode.DOWN).stripTrailingZeros()).orElse(BigDecimal.ZERO);
         return new Figures(coin, b.available(), b.frozen(), PositionMath.round(crossed), PositionMath.round(isolated), equity, usdt, btc);

@@ -38,7 +38,7 @@ final class FuturesSettlement {
 
     /** The fee of a fill in the margin coin: notional x rate (linear), size x rate in the base coin (inverse). */
     static BigDecimal fee(Instrument inst, BigDecimal price, BigDecimal size, BigDecimal rate) {
-        return Ledger.scaled(inst.isInverse() ? size.multiply(rate) : price.multiply(size).multiply(rate)).stripTrailingZeros();
+        return Ledger.plain(inst.isInverse() ? size.multiply(rate) : price.multiply(size).multiply(rate));
     }
 
     /** What an opening order freezes for a size at a price: its initial margin and the taker fee (the most it can pay). */
@@ -76,11 +76,11 @@ final class FuturesSettlement {
             HoldSide opposite = opposite(o);
             BigDecimal reduced = position(tx, o, opposite).map(p -> p.size().min(size)).orElse(BigDecimal.ZERO);
             BigDecimal opened = o.reduceOnly() ? BigDecimal.ZERO : size.subtract(reduced);
-            BigDecimal reduceFee = reduced.signum() == 0 ? BigDecimal.ZERO : Ledger.scaled(fee.multiply(reduced).divide(size, PositionMath.MC)).stripTrailingZeros();
+            BigDecimal reduceFee = reduced.signum() == 0 ? BigDecimal.ZERO : Ledger.plain(fee.multiply(reduced).divide(size, PositionMath.MC));
             if (reduced.signum() > 0) pnl = reduce(tx, o, opposite, reduced, price, reduceFee);
             if (opened.signum() > 0) open(tx, o, inst, opposite == HoldSide.long_ ? HoldSide.short_ : HoldSide.long_, opened, price, fee.subtract(reduceFee));
         }
-        BigDecimal amount = Ledger.scaled(price.multiply(size)).stripTrailingZeros();
+        BigDecimal amount = Ledger.plain(price.multiply(size));
         TradeOrder next = o.next(o.frozen().subtract(release), o.cumExecQty().add(size), o.cumExecValue().add(amount),
                 o.fee().add(fee), inst.marginCoin(), TradeOrder.PARTIALLY_FILLED, null, now);
         SpotFill fill = new SpotFill(o.uid(), tradeId, o.orderId(), o.symbol(), o.orderType(), o.side(), price, size, amount, scope,

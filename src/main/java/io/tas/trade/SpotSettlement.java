@@ -36,7 +36,7 @@ public final class SpotSettlement {
 
     static Settled settle(TradeOrder o, Instrument inst, BigDecimal price, BigDecimal size, String scope, Terms terms,
                           Ledger.Locked rows, List<Movement> moves, long tradeId, long now) {
-        BigDecimal amount = Ledger.scaled(price.multiply(size)).stripTrailingZeros();
+        BigDecimal amount = Ledger.plain(price.multiply(size));
         BalanceKey base = o.key(inst.baseCoin());
         BalanceKey quote = o.key(inst.quoteCoin());
         // What this fill used of the freeze: a limit buy froze its price x qty, a market buy its quote budget, a sell its size.
@@ -85,7 +85,7 @@ public final class SpotSettlement {
                    Ledger.Locked rows, List<Movement> pending) {
         BalanceKey base = new BalanceKey(uid, wallet, inst.baseCoin());
         BalanceKey quote = new BalanceKey(uid, wallet, inst.quoteCoin());
-        BigDecimal fee = Ledger.scaled((buy ? size : amount).multiply(terms.rate())).stripTrailingZeros();
+        BigDecimal fee = Ledger.plain((buy ? size : amount).multiply(terms.rate()));
         BalanceKey tokenKey = new BalanceKey(uid, wallet, terms.token());
         if (terms.deduct() && !tokenKey.equals(base) && !tokenKey.equals(quote) && terms.tokenPrice() != null && terms.quotePrice() != null) {
             BigDecimal tokenFee = amount.multiply(terms.quotePrice()).multiply(terms.rate()).multiply(TOKEN_FEE_DISCOUNT)

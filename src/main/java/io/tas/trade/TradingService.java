@@ -352,7 +352,7 @@ public final class TradingService {
         BigDecimal frozen = buy ? (c.price() == null ? c.qty() : c.price().multiply(c.qty())) : c.qty();
         return new TradeOrder(ids.next(), c.uid(), c.clientOid(), c.category(), inst.symbol(), c.side(), c.orderType(),
                 c.timeInForce(), c.price(), c.qty(), null, HoldMode.one_way_mode.name(), null, false, null, null,
-                buy ? inst.quoteCoin() : inst.baseCoin(), Ledger.scaled(frozen).stripTrailingZeros(), BigDecimal.ZERO,
+                buy ? inst.quoteCoin() : inst.baseCoin(), Ledger.plain(frozen), BigDecimal.ZERO,
                 BigDecimal.ZERO, BigDecimal.ZERO, null, TradeOrder.LIVE, null, now, now, c.classic());
     }
 
@@ -635,7 +635,7 @@ public final class TradingService {
                     o.classic()), inst);
             if (qty.compareTo(o.cumExecQty()) <= 0) throw new ApiException(ErrorCode.ORDER_NOT_MODIFIABLE);
             BigDecimal left = qty.subtract(o.cumExecQty());
-            BigDecimal frozen = !o.isFutures() ? (o.isBuy() ? Ledger.scaled(price.multiply(left)).stripTrailingZeros() : left)
+            BigDecimal frozen = !o.isFutures() ? (o.isBuy() ? Ledger.plain(price.multiply(left)) : left)
                     : o.closes() ? BigDecimal.ZERO : FuturesSettlement.freeze(inst, price, left, o.leverage());
             BigDecimal delta = frozen.subtract(o.frozen());
             if (delta.signum() != 0) {
