@@ -41,6 +41,7 @@ class RealityOrdersApiTest extends EngineServerTest {
     private String base;
     private String symbol;
     private long uid;
+    private io.tas.support.Credentials creds;
 
     /** A new Reality pair (e.g. RLH3USDT, base RLH3) with the given best ask/bid (sizes 100), and a new funded account. */
     private ApiClient setUp(String ask, String bid, boolean allowListed, String... coinAmounts) {
@@ -56,7 +57,8 @@ class RealityOrdersApiTest extends EngineServerTest {
     private ApiClient account(String name, boolean allowListed, String... coinAmounts) {
         String[] coins = coinAmounts.clone();
         for (int i = 0; i < coins.length; i += 2) if (coins[i].equals("BASE")) coins[i] = base;
-        ApiClient c = server.client(admin.fundedAccount(name, coins));
+        creds = admin.fundedAccount(name, coins);
+        ApiClient c = server.client(creds);
         uid = admin.lastUid;
         if (allowListed) ok(admin.post("/admin/v1/accounts/" + uid + "/reality-allow-list", "{\"allowed\":true}"));
         return c;
@@ -198,6 +200,37 @@ class RealityOrdersApiTest extends EngineServerTest {
         assertThat(admin.get("/admin/v1/accounts/" + uid + "/reality-orders").data()).hasSize(1);
         assertThat(admin.balances(uid)).containsEntry("unified/USDT", "1000/0/0");
         admin.assertConserved();
+    }
+
+    /** D223: a Reality order is pushed on the order and fill channels as every engine order, after its commit. */
+    @Test
+    void aRealityOrderItsFillAndACancelArePushed() throws Exception {
+        ApiClient c = setUp("200.5", "200.25", true, "USDT", "1000");
+        try (io.tas.support.StreamClient ws = new io.tas.support.StreamClient(server.baseUrl(), "/v3/ws/private")) {
+            ws.login(creds, server.clock.millis(), null);
+            ws.next(n -> "login".equals(n.path("event").asText()));
+            ws.send("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"UTA\",\"topic\":\"order\"},{\"instType\":\"UTA\",\"topic\":\"fill\"}],\"uta\":true}");
+            ws.next(n -> "subscribe".equals(n.path("event").asText()) && "fill".equals(n.path("arg").path("topic").asText()));
+            // Limit buy 1 at 200 rests (200 frozen); the ask falls to 199.9: it fills as the maker at 200.
+            String id = c.post(PLACE, order(symbol, "buy", "limit", "1", "200", null)).data().get("orderId").asText();
+            JsonNode live = ws.next(n -> pushed(n, "order", id, "live"));
+            assertThat(live.path("data").path(0).path("category").asText()).isEqualTo("spot");
+            ticker("199.9", "100", "199.8", "100");
+            ws.next(n -> pushed(n, "order", id, "filled"));
+            JsonNode fill = ws.next(n -> "fill".equals(n.path("arg").path("topic").asText()) && n.has("data")).path("data").path(0);
+            assertThat(List.of(fill.path("orderId").asText(), fill.path("tradeScope").asText(), fill.path("execPrice").asText()))
+                    .containsExactly(id, "maker", "200");
+            // A sell of 0.5 at 300 rests and is cancelled through the Reality row.
+            String sell = c.post(PLACE, order(symbol, "sell", "limit", "0.5", "300", null)).data().get("orderId").asText();
+            ok(c.post(CANCEL, "{\"symbol\":\"" + symbol + "\",\"orderId\":\"" + sell + "\"}"));
+            ws.next(n -> pushed(n, "order", sell, "cancelled"));
+        }
+        admin.assertConserved();
+    }
+
+    private static boolean pushed(JsonNode n, String topic, String orderId, String status) {
+        JsonNode o = n.path("data").path(0);
+        return topic.equals(n.path("arg").path("topic").asText()) && orderId.equals(o.path("orderId").asText()) && status.equals(o.path("orderStatus").asText());
     }
 
     /** D155/D223: a Reality market buy walks the synthetic levels, each the ticker's level-1 size. */
