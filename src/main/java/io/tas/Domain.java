@@ -1,6 +1,5 @@
 package io.tas;
 
-import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.tas.account.AccountService;
 import io.tas.accountswitch.AccountSwitchService;
@@ -84,14 +83,10 @@ final class Domain {
         maxWithdrawal = new MaxWithdrawal(db, ledger, prices, positions);
         spot = new SpotRecords(db, clock, ids, accounts);
         unifiedRecords = new UnifiedRecords(db, clock, ids, accounts);
-        reality = new RealityService(db, clock, ids, ledger, market, prices, accounts, spot,
-                conversion.config().platformToken(), config.reality());
-        // Issue 10: a committed ticker update fills the Reality orders it crosses (simulated execution), in the domain.
-        market.onTicker(reality::onTicker);
-        FunctionCounter.builder("tas_reality_orders_examined_total", reality, RealityService::ordersExamined)
-                .description("working Reality orders read by ticker updates to match them (only those the ticker crosses)").register(metrics);
         trading = new io.tas.trade.TradingService(db, clock, ids, ledger, market, prices, accounts, positions, spot, tape,
                 conversion.config().platformToken(), io.tas.trade.SyntheticBook.DEFAULT);
+        // D223: Reality orders are engine orders; the engine's ticker sweep below fills them like every resting order.
+        reality = new RealityService(market, trading);
         // Working strategy orders and engine orders count as pending orders for set-hold-mode (D44).
         accounts.exposureFrom(strategies.withPendingOrders(trading.withWorkingOrders(positions::exposure)));
         // Issue 25: a committed ticker fills the engine's resting orders it crosses.
@@ -100,7 +95,7 @@ final class Domain {
         market.onTicker(tpsl::onTicker);
         // Pending orders keep an account unified (SwitchCheck): working strategy, Reality and engine orders.
         switches = new AccountSwitchService(db, clock, accounts, ledger, jobs, config.features().accountSwitch(),
-                List.of(SwitchCheck.openPositions(positions), SwitchCheck.pendingOrders(strategies), SwitchCheck.workingRealityOrders(reality),
+                List.of(SwitchCheck.openPositions(positions), SwitchCheck.pendingOrders(strategies), SwitchCheck.workingRealityOrders(trading),
                         SwitchCheck.workingOrders(trading)));
         signatures = clock instanceof SandboxClock sandboxClock ? sandboxClock.machine() : clock;
     }

@@ -6,8 +6,8 @@ import io.tas.position.PositionService;
  * A condition that keeps an account in the unified account: the switch job then ends in fail with the reason
  * (§3.1, §2.6). Checks run in the job's transaction, under the account's lock, which position opens take too.
  * Debts and frozen funds are not checks: the service tests them under the balance rows' lock, in the same step that
- * moves the balances. Pending orders plug in here once order tables exist (Reality orders, strategy orders): one more
- * check in the list App passes, e.g. {@code SwitchCheck.pendingOrders(orders)}.
+ * moves the balances. Pending orders plug in here: one more check in the list Domain passes, e.g.
+ * {@code SwitchCheck.pendingOrders(orders)}.
  */
 @FunctionalInterface
 public interface SwitchCheck {
@@ -30,18 +30,21 @@ public interface SwitchCheck {
         };
     }
 
-    /** Working Reality orders (§4.7) trade with the unified account's balance and hold part of it frozen. */
-    static SwitchCheck workingRealityOrders(io.tas.reality.RealityService reality) {
+    /**
+     * Working Reality orders (§4.7) trade with the unified account's balance and hold part of it frozen. They are engine
+     * orders (D223), named here and not by workingOrders, so that one order is not named twice.
+     */
+    static SwitchCheck workingRealityOrders(io.tas.trade.TradingService trading) {
         return (tx, uid) -> {
-            int n = reality.workingCount(tx, uid);
+            int n = trading.workingCount(tx, uid, true);
             return n == 0 ? null : "the account has " + n + " working Reality order" + (n == 1 ? "" : "s");
         };
     }
 
-    /** Working orders of the matching engine (issue 25) hold part of the unified balance frozen. */
+    /** Working orders of the matching engine (issue 25), other than Reality ones, hold part of the unified balance frozen. */
     static SwitchCheck workingOrders(io.tas.trade.TradingService trading) {
         return (tx, uid) -> {
-            int n = trading.workingCount(tx, uid);
+            int n = trading.workingCount(tx, uid, false);
             return n == 0 ? null : "the account has " + n + " working order" + (n == 1 ? "" : "s");
         };
     }

@@ -101,8 +101,8 @@ public final class Provisioning {
     }
 
     /**
-     * A ticker update in a transaction of its own. After its commit the market tells its listeners: simulated Reality
-     * execution fills the orders it crosses (issue 10, D83), from the domain (MarketService.onTicker), not from here.
+     * A ticker update in a transaction of its own. After its commit the market tells its listeners: the engine fills the
+     * resting orders it crosses, Reality ones too (D155, D223), from the domain (MarketService.onTicker), not from here.
      */
     public Ticker putTicker(SeedTicker t) {
         Ticker ticker = ticker(t);
@@ -146,7 +146,7 @@ public final class Provisioning {
         return accounts.find(uid).orElseThrow();
     }
 
-    /** An account's Reality orders as the admin API shows them, newest first (at most 100). */
+    /** An account's Reality orders (engine orders, D223) as the admin API shows them, newest first (at most 100). */
     public List<Map<String, Object>> realityOrders(long uid) {
         requireAccount(uid);
         return reality.orders(uid).stream().map(o -> {
@@ -160,17 +160,14 @@ public final class Provisioning {
             m.put("qty", Json.plain(o.qty()));
             m.put("frozenCoin", o.frozenCoin());
             m.put("frozen", Json.plain(o.frozen()));
-            m.put("filledQty", Json.plain(o.filledQty()));
-            m.put("filledAmount", Json.plain(o.filledAmount()));
+            m.put("filledQty", Json.plain(o.cumExecQty()));
+            m.put("filledAmount", Json.plain(o.cumExecValue()));
             m.put("status", o.status());
             m.put("cTime", Long.toString(o.cTime()));
             m.put("uTime", Long.toString(o.uTime()));
             return m;
         }).toList();
     }
-
-    /** The Reality order service (tests: orders placed with another execution setting). */
-    public RealityService reality() { return reality; }
 
     void requireAccount(long uid) {
         if (accounts.find(uid).isEmpty()) throw new ApiException(ErrorCode.PARAM_NOT_EXIST, uid);

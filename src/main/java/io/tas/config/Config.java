@@ -110,6 +110,11 @@ public record Config(
         var health = io.tas.ops.Health.Settings.DEFAULTS;
         var slow = io.tas.http.SlowClients.Settings.DEFAULTS;
         var feed = io.tas.store.ChangeFeed.Settings.DEFAULTS;
+        // D223: retired. Reality orders trade on the matching engine, which has no separate execution to turn off; the
+        // value is still checked (a typo stops the start as before) and a set one is named in a warning.
+        if (env.optionalOnOff("TAS_SIMULATED_EXECUTION") != null) {
+            org.slf4j.LoggerFactory.getLogger(Config.class).warn("TAS_SIMULATED_EXECUTION is retired and ignored: Reality orders trade on the matching engine (D223)");
+        }
         return new Features(
                 new io.tas.jobs.JobsConfig(env.millis("TAS_JOBS_POLL_MS", jobs.pollInterval().toMillis(), 10, 3_600_000),
                         env.millis("TAS_JOBS_RUN_DUE_TIMEOUT_MS", jobs.runDueTimeout().toMillis(), 0, 600_000)),
@@ -120,7 +125,6 @@ public record Config(
                         env.decimal("TAS_CONVERT_FEE_RATE", convert.feeRate().toPlainString(), BigDecimal.ZERO, true, BigDecimal.ONE, false),
                         env.decimal("TAS_SMALL_ASSET_USDT", convert.thresholdUsdt().toPlainString(), BigDecimal.ZERO, false, new BigDecimal("1000000"), true)),
                 env.decimal("TAS_DELTA_POSITION_THRESHOLD", "0.2", BigDecimal.ZERO, true, BigDecimal.ONE, true),
-                env.optionalOnOff("TAS_SIMULATED_EXECUTION"),
                 priceFeed(env),
                 new io.tas.ops.Health.Settings(env.millis("TAS_SHUTDOWN_GRACE_MS", health.shutdownGrace().toMillis(), 0, 30_000),
                         env.millis("TAS_SHUTDOWN_DELAY_MS", health.shutdownDelay().toMillis(), 0, 30_000),
@@ -162,11 +166,6 @@ public record Config(
         Map<String, String> e = new java.util.HashMap<>(env);
         e.put("TAS_DB_URL", dbUrl);
         return e;
-    }
-
-    /** Reality execution (issue 10): TAS_SIMULATED_EXECUTION, or the sandbox flag when it is unset. */
-    public io.tas.reality.RealityConfig reality() {
-        return new io.tas.reality.RealityConfig(features.simulatedExecution() != null ? features.simulatedExecution() : sandbox);
     }
 
     /** Issue 28: whether the request journal keeps requests (TAS_JOURNAL; off unless set, the demo sets it). */

@@ -10,23 +10,20 @@ import io.tas.store.ChangeFeed;
 
 import java.math.BigDecimal;
 
-/**
- * The settings of single features, read with all the others in Config.fromEnv (issue 24 item 9). simulatedExecution
- * is null when unset: Reality execution then follows the sandbox flag, which a flag may set after the environment.
- */
+/** The settings of single features, read with all the others in Config.fromEnv (issue 24 item 9). */
 public record Features(JobsConfig jobs, SwitchConfig accountSwitch, ConvertConfig convert, BigDecimal deltaPositionThreshold,
-                       Boolean simulatedExecution, RealityPriceFeed.Settings priceFeed, Health.Settings health,
+                       RealityPriceFeed.Settings priceFeed, Health.Settings health,
                        SlowClients.Settings slowClients, ChangeFeed.Settings changeFeed, String logFormat,
                        Boolean journal, int journalEntries, int h2CompactGrowthMb) {
     /** Issue 28: TAS_JOURNAL is off in serve unless set; the demo turns it on (D191). */
     public Features withJournal(boolean on) {
-        return new Features(jobs, accountSwitch, convert, deltaPositionThreshold, simulatedExecution, priceFeed, health, slowClients,
+        return new Features(jobs, accountSwitch, convert, deltaPositionThreshold, priceFeed, health, slowClients,
                 changeFeed, logFormat, on, journalEntries, h2CompactGrowthMb);
     }
 
     /** D204: how far an embedded H2 file grows past its last compaction before a restore or reset rewrites it. */
     public Features withH2CompactGrowthMb(int mb) {
-        return new Features(jobs, accountSwitch, convert, deltaPositionThreshold, simulatedExecution, priceFeed, health, slowClients,
+        return new Features(jobs, accountSwitch, convert, deltaPositionThreshold, priceFeed, health, slowClients,
                 changeFeed, logFormat, journal, journalEntries, mb);
     }
 }

@@ -16,8 +16,8 @@ public final class LedgerTypes {
      * The system side of every movement (double entry): where the value came from or went to. insurance covers
      * a loss that an account without borrowing (classic) cannot pay when its position is closed. transfer carries
      * value between two of one user's accounts (the account switch moves unified balances to spot): its rows of one
-     * transaction sum to zero per coin. order holds and releases what a working order freezes (§4.7); trade is the
-     * market side of a simulated Reality fill (what the account pays and receives).
+     * transaction sum to zero per coin. order holds and releases what a working order freezes; trade is the market
+     * side of an engine fill (what the account pays and receives).
      */
     public enum Counter { deposit, withdrawal, adjustment, conversion, fee, margin, pnl, funding, loan, insurance, transfer, order, trade }
 

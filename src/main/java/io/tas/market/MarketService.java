@@ -35,7 +35,7 @@ public final class MarketService {
         changes.subscribe(key -> { if (key.equals(TOPIC) || key.equals(ChangeFeed.EVERYTHING)) invalidate(); });
     }
 
-    /** Registers work that follows a committed ticker update (Reality matching, issue 10); register before serving. */
+    /** Registers work that follows a committed ticker update (the engine's sweep, candles, TP/SL); register before serving. */
     public void onTicker(java.util.function.Consumer<Ticker> listener) { tickerListeners.add(listener); }
 
     /**

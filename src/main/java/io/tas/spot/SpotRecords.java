@@ -113,8 +113,8 @@ public final class SpotRecords {
     }
 
     /**
-     * Fills the service produced itself (simulated Reality execution, §4.7), written in the caller's transaction with
-     * the ledger movements they come from. The caller minted their IDs and checked them; no batch rules apply here.
+     * Fills the service produced itself (the matching engine's), written in the caller's transaction with the ledger
+     * movements they come from. The caller minted their IDs and checked them; no batch rules apply here.
      */
     public void appendExecutionFills(org.jooq.DSLContext dsl, List<SpotFill> fills) {
         store.insertFills(dsl, fills);

@@ -199,8 +199,15 @@ final class OrderStore {
         return dsl.selectFrom(TRADE_ORDER).where(c).orderBy(TRADE_ORDER.ORDER_ID.desc()).limit(limit).fetch(OrderStore::toOrder);
     }
 
-    int workingCount(DSLContext dsl, long uid) {
-        return dsl.fetchCount(TRADE_ORDER, TRADE_ORDER.UID.eq(uid), IS_WORKING);
+    /** An account's working Reality orders, or its other working orders (D223: the switch names each kind). */
+    int workingCount(DSLContext dsl, long uid, boolean reality) {
+        return dsl.fetchCount(TRADE_ORDER, TRADE_ORDER.UID.eq(uid), IS_WORKING, TRADE_ORDER.REALITY.eq(reality));
+    }
+
+    /** An account's Reality orders of every status, newest first (the admin view). */
+    List<TradeOrder> realityOrders(DSLContext dsl, long uid, int limit) {
+        return dsl.selectFrom(TRADE_ORDER).where(TRADE_ORDER.UID.eq(uid), TRADE_ORDER.REALITY.isTrue())
+                .orderBy(TRADE_ORDER.ORDER_ID.desc()).limit(limit).fetch(OrderStore::toOrder);
     }
 
     int workingCount(DSLContext dsl, long uid, Category category, String symbol) {
@@ -208,10 +215,13 @@ final class OrderStore {
                 TRADE_ORDER.SYMBOL.eq(symbol), IS_WORKING);
     }
 
-    /** How many working orders each account has (settings changes: pending orders block a hold-mode change). */
+    /**
+     * How many working orders each account has (settings changes: pending orders block a hold-mode change). Reality
+     * orders do not: D82 keeps them out of a futures setting (D223).
+     */
     java.util.Map<Long, Integer> workingCounts(DSLContext dsl, Collection<Long> uids) {
         return dsl.select(TRADE_ORDER.UID, DSL.count()).from(TRADE_ORDER)
-                .where(TRADE_ORDER.UID.in(uids), IS_WORKING).groupBy(TRADE_ORDER.UID)
+                .where(TRADE_ORDER.UID.in(uids), IS_WORKING, TRADE_ORDER.REALITY.isFalse()).groupBy(TRADE_ORDER.UID)
                 .fetchMap(r -> r.value1(), r -> r.value2());
     }
 
@@ -221,13 +231,14 @@ final class OrderStore {
             TRADE_ORDER.TIME_IN_FORCE, TRADE_ORDER.PRICE, TRADE_ORDER.QTY, TRADE_ORDER.POS_SIDE, TRADE_ORDER.HOLD_MODE,
             TRADE_ORDER.TRADE_SIDE, TRADE_ORDER.REDUCE_ONLY, TRADE_ORDER.MARGIN_MODE, TRADE_ORDER.LEVERAGE, TRADE_ORDER.FROZEN_COIN,
             TRADE_ORDER.FROZEN, TRADE_ORDER.CUM_EXEC_QTY, TRADE_ORDER.CUM_EXEC_VALUE, TRADE_ORDER.FEE, TRADE_ORDER.FEE_COIN,
-            TRADE_ORDER.STATUS, TRADE_ORDER.CANCEL_REASON, TRADE_ORDER.C_TIME, TRADE_ORDER.U_TIME, TRADE_ORDER.CLASSIC));
+            TRADE_ORDER.STATUS, TRADE_ORDER.CANCEL_REASON, TRADE_ORDER.C_TIME, TRADE_ORDER.U_TIME, TRADE_ORDER.CLASSIC,
+            TRADE_ORDER.REALITY));
 
     private static Object[] row(TradeOrder o) {
         return new Object[]{o.orderId(), o.uid(), o.clientOid(), o.category().wire(), o.symbol(), o.side(), o.orderType(),
                 o.timeInForce(), o.price(), o.qty(), o.posSide(), o.holdMode(), o.tradeSide(), o.reduceOnly(), o.marginMode(),
                 o.leverage(), o.frozenCoin(), o.frozen(), o.cumExecQty(), o.cumExecValue(), o.fee(), o.feeCoin(), o.status(),
-                o.cancelReason(), o.cTime(), o.uTime(), o.classic()};
+                o.cancelReason(), o.cTime(), o.uTime(), o.classic(), o.reality()};
     }
 
     static TradeOrder toOrder(TradeOrderRecord r) {
@@ -235,6 +246,6 @@ final class OrderStore {
                 r.getSide(), r.getOrderType(), r.getTimeInForce(), r.getPrice(), r.getQty(), r.getPosSide(), r.getHoldMode(),
                 r.getTradeSide(), r.getReduceOnly(), r.getMarginMode(), r.getLeverage(), r.getFrozenCoin(), r.getFrozen(),
                 r.getCumExecQty(), r.getCumExecValue(), r.getFee(), r.getFeeCoin(), r.getStatus(), r.getCancelReason(),
-                r.getCTime(), r.getUTime(), r.getClassic());
+                r.getCTime(), r.getUTime(), r.getClassic(), r.getReality());
     }
 }

@@ -20,16 +20,16 @@ import static io.tas.ledger.Ledger.move;
  * The money of one side of a spot fill, decided against locked balance rows without SQL (it runs inside a ledger
  * change): release what the fill used of the order's freeze, exchange the coins through the trade counter, charge the
  * fee in the coin received, or in the platform token at its USDT price with the token discount when the account has
- * deduction on and enough of it (the rule Reality orders follow, D72).
+ * deduction on and enough of it (D72, D83; Reality orders are engine orders, D223).
  */
-public final class SpotSettlement {
+final class SpotSettlement {
     static final BigDecimal TOKEN_FEE_DISCOUNT = new BigDecimal("0.8");
     static final int TOKEN_FEE_SCALE = 12;
 
     private SpotSettlement() {}
 
     /** The fee terms of one side: its rate, and the token prices deduction needs (null when one is missing). */
-    public record Terms(BigDecimal rate, boolean deduct, String token, BigDecimal tokenPrice, BigDecimal quotePrice) {}
+    record Terms(BigDecimal rate, boolean deduct, String token, BigDecimal tokenPrice, BigDecimal quotePrice) {}
 
     /** The order after the fill and the fill as the fills rows show it. */
     record Settled(TradeOrder order, SpotFill fill) {}
@@ -67,20 +67,15 @@ public final class SpotSettlement {
     }
 
     /** The fee of one side of a spot fill: where it is taken from, how much, and whether it was paid in the token. */
-    public record Fee(BalanceKey key, String coin, BigDecimal amount, String deduction, BigDecimal deducted) {}
+    record Fee(BalanceKey key, String coin, BigDecimal amount, String deduction, BigDecimal deducted) {}
 
     /**
-     * The fee of one side of a spot fill (the engine's and Reality orders', D72): rate x the coin received (the base size
-     * for a buy, the quote amount for a sell), taken from it; with deduction on, in the platform token at its USDT price
-     * with the 20% discount, rounded down to 12 decimals, when the token is priced, is neither coin of the pair, and its
-     * balance, as this ledger change leaves it so far (`pending`), covers it.
+     * The fee of one side of a spot fill (D72, D83), on the balances of the order's wallet (a classic account's spot
+     * orders: its spot balances, D171): rate x the coin received (the base size for a buy, the quote amount for a sell),
+     * taken from it; with deduction on, in the platform token at its USDT price with the 20% discount, rounded down to 12
+     * decimals, when the token is priced, is neither coin of the pair, and its balance, as this ledger change leaves it so
+     * far (`pending`), covers it.
      */
-    public static Fee fee(long uid, Instrument inst, boolean buy, BigDecimal amount, BigDecimal size, Terms terms, Ledger.Locked rows,
-                          List<Movement> pending) {
-        return fee(uid, AccountType.unified, inst, buy, amount, size, terms, rows, pending);
-    }
-
-    /** As above, on the balances of one wallet (a classic account's spot orders: its spot balances, D171). */
     static Fee fee(long uid, AccountType wallet, Instrument inst, boolean buy, BigDecimal amount, BigDecimal size, Terms terms,
                    Ledger.Locked rows, List<Movement> pending) {
         BalanceKey base = new BalanceKey(uid, wallet, inst.baseCoin());

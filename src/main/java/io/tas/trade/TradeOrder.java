@@ -10,13 +10,14 @@ import java.math.BigDecimal;
 /**
  * One order of the matching engine as stored (V16 trade_order). qty is as placed: the quote coin for a spot market buy,
  * the base coin otherwise; cumExecQty is always base, cumExecValue quote. frozen is what the order still holds.
+ * reality: placed through the §4.7 Reality rows (D223), a SPOT order like any other in the book.
  */
 public record TradeOrder(long orderId, long uid, String clientOid, Category category, String symbol, String side,
                          String orderType, String timeInForce, BigDecimal price, BigDecimal qty, String posSide,
                          String holdMode, String tradeSide, boolean reduceOnly, String marginMode, BigDecimal leverage,
                          String frozenCoin, BigDecimal frozen, BigDecimal cumExecQty, BigDecimal cumExecValue,
                          BigDecimal fee, String feeCoin, String status, String cancelReason, long cTime, long uTime,
-                         boolean classic) {
+                         boolean classic, boolean reality) {
     public static final String LIVE = "live";
     public static final String PARTIALLY_FILLED = "partially_filled";
     public static final String FILLED = "filled";
@@ -44,7 +45,7 @@ public record TradeOrder(long orderId, long uid, String clientOid, Category cate
                            String newStatus, String reason, long now) {
         return new TradeOrder(orderId, uid, clientOid, category, symbol, side, orderType, timeInForce, price, qty, posSide,
                 holdMode, tradeSide, reduceOnly, marginMode, leverage, frozenCoin, newFrozen, newQty, newValue, newFee,
-                newFeeCoin, newStatus, reason, cTime, now, classic);
+                newFeeCoin, newStatus, reason, cTime, now, classic, reality);
     }
 
     /**
@@ -62,7 +63,7 @@ public record TradeOrder(long orderId, long uid, String clientOid, Category cate
     public TradeOrder amended(BigDecimal newPrice, BigDecimal newQty, BigDecimal newFrozen, long now) {
         return new TradeOrder(orderId, uid, clientOid, category, symbol, side, orderType, timeInForce, newPrice, newQty, posSide,
                 holdMode, tradeSide, reduceOnly, marginMode, leverage, frozenCoin, newFrozen, cumExecQty, cumExecValue, fee,
-                feeCoin, status, cancelReason, cTime, now, classic);
+                feeCoin, status, cancelReason, cTime, now, classic, reality);
     }
 
     /** The average fill price, or null before any fill. */

@@ -110,13 +110,23 @@ public final class TradingService {
     /** A staged fill of a ledger change (the fills rows). */
     record FillWrite(SpotFill fill) {}
 
-    /** Command: place-order, parsed. price null for market orders; posSide null in one-way mode. */
+    /**
+     * Command: place-order, parsed. price null for market orders; posSide null in one-way mode; reality: a §4.7 Reality
+     * order (D223), which RealityService has checked by its own rules.
+     */
     public record Place(long uid, Category category, String symbol, String side, String orderType, String timeInForce,
-                        BigDecimal qty, BigDecimal price, String clientOid, String posSide, boolean reduceOnly, boolean classic) {
+                        BigDecimal qty, BigDecimal price, String clientOid, String posSide, boolean reduceOnly, boolean classic,
+                        boolean reality) {
         /** A unified account's order (the v3 rows). */
         public Place(long uid, Category category, String symbol, String side, String orderType, String timeInForce,
                      BigDecimal qty, BigDecimal price, String clientOid, String posSide, boolean reduceOnly) {
             this(uid, category, symbol, side, orderType, timeInForce, qty, price, clientOid, posSide, reduceOnly, false);
+        }
+
+        /** An order of either family's rows, not a Reality one. */
+        public Place(long uid, Category category, String symbol, String side, String orderType, String timeInForce,
+                     BigDecimal qty, BigDecimal price, String clientOid, String posSide, boolean reduceOnly, boolean classic) {
+            this(uid, category, symbol, side, orderType, timeInForce, qty, price, clientOid, posSide, reduceOnly, classic, false);
         }
     }
 
@@ -333,7 +343,7 @@ public final class TradingService {
         TradeOrder o = new TradeOrder(ids.next(), c.uid(), c.clientOid(), c.category(), inst.symbol(), c.side(), c.orderType(),
                 c.timeInForce(), c.price(), c.qty(), posSide, mode.name(), closes ? "close" : "open", c.reduceOnly() || closes && posSide != null,
                 marginMode, leverage, inst.marginCoin(), BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, null,
-                TradeOrder.LIVE, null, now, now, c.classic());
+                TradeOrder.LIVE, null, now, now, c.classic(), false);
         if (closes) {
             BigDecimal held = futures.tradable(tx, o, c.qty());
             if (held.signum() == 0) throw new ApiException(ErrorCode.NO_POSITION_TO_CLOSE);
@@ -353,7 +363,7 @@ public final class TradingService {
         return new TradeOrder(ids.next(), c.uid(), c.clientOid(), c.category(), inst.symbol(), c.side(), c.orderType(),
                 c.timeInForce(), c.price(), c.qty(), null, HoldMode.one_way_mode.name(), null, false, null, null,
                 buy ? inst.quoteCoin() : inst.baseCoin(), Ledger.plain(frozen), BigDecimal.ZERO,
-                BigDecimal.ZERO, BigDecimal.ZERO, null, TradeOrder.LIVE, null, now, now, c.classic());
+                BigDecimal.ZERO, BigDecimal.ZERO, null, TradeOrder.LIVE, null, now, now, c.classic(), c.reality());
     }
 
     /** Resting orders as liquidity: a closing maker offers at most what its position still holds (0: left out). */
@@ -366,7 +376,7 @@ public final class TradingService {
                     : new TradeOrder(m.orderId(), m.uid(), m.clientOid(), m.category(), m.symbol(), m.side(), m.orderType(), m.timeInForce(),
                     m.price(), m.cumExecQty().add(can), m.posSide(), m.holdMode(), m.tradeSide(), m.reduceOnly(), m.marginMode(), m.leverage(),
                     m.frozenCoin(), m.frozen(), m.cumExecQty(), m.cumExecValue(), m.fee(), m.feeCoin(), m.status(), m.cancelReason(), m.cTime(), m.uTime(),
-                    m.classic()));
+                    m.classic(), m.reality()));
         }
         return out;
     }
@@ -560,9 +570,12 @@ public final class TradingService {
         return classicOrder ? ErrorCode.UNIFIED_ACCOUNT_ON_CLASSIC_API : ErrorCode.CLASSIC_ACCOUNT_ON_UNIFIED_API;
     }
 
-    /** The same payload under a clientOid answers the first order; another payload is 25212 and changes nothing. */
+    /**
+     * The same payload under a clientOid answers the first order; another payload is 25212 and changes nothing. A
+     * Reality order and an order of the other rows are never the same payload (D223).
+     */
     private static Result replay(TradeOrder o, Place c) {
-        boolean same = o.category() == c.category() && o.symbol().equals(c.symbol()) && o.side().equals(c.side())
+        boolean same = o.reality() == c.reality() && o.category() == c.category() && o.symbol().equals(c.symbol()) && o.side().equals(c.side())
                 && o.orderType().equals(c.orderType()) && o.qty().compareTo(c.qty()) == 0
                 && (o.price() == null ? c.price() == null : c.price() != null && o.price().compareTo(c.price()) == 0);
         if (!same) throw new ApiException(ErrorCode.DUPLICATE_CLIENT_OID);
@@ -876,10 +889,7 @@ public final class TradingService {
 
     public TradeOrder order(Lookup l) { return find(l); }
 
-    private TradeOrder find(Lookup l) {
-        return db.read(dsl -> l.orderId() != null ? store.byId(dsl, l.uid(), l.orderId()) : store.byClientOid(dsl, l.uid(), l.clientOid()))
-                .orElseThrow(() -> new ApiException(ErrorCode.ORDER_NOT_EXIST));
-    }
+    private TradeOrder find(Lookup l) { return lookup(l).orElseThrow(() -> new ApiException(ErrorCode.ORDER_NOT_EXIST)); }
 
     public List<TradeOrder> unfilled(long uid, Category category, String symbol, Long cursor, int limit) {
         return db.read(dsl -> store.working(dsl, uid, category == null ? null : category.wire(), symbol, cursor, limit));
@@ -889,8 +899,19 @@ public final class TradingService {
         return db.read(dsl -> store.finished(dsl, uid, category == null ? null : category.wire(), symbol, cursor, limit, start, end));
     }
 
-    /** Working orders of uid (they keep the account unified and block a hold-mode change). */
-    public int workingCount(Tx tx, long uid) { return store.workingCount(tx.dsl(), uid); }
+    /** Working orders of uid, Reality ones or the others (each keeps the account unified, D223). */
+    public int workingCount(Tx tx, long uid, boolean reality) { return store.workingCount(tx.dsl(), uid, reality); }
+
+    /** An account's order by clientOid, as committed (RealityService's replay before its checks). */
+    public Optional<TradeOrder> byClientOid(long uid, String clientOid) { return db.read(dsl -> store.byClientOid(dsl, uid, clientOid)); }
+
+    /** An account's order by orderId (wins) or clientOid, as committed, if it has one. */
+    public Optional<TradeOrder> lookup(Lookup l) {
+        return db.read(dsl -> l.orderId() != null ? store.byId(dsl, l.uid(), l.orderId()) : store.byClientOid(dsl, l.uid(), l.clientOid()));
+    }
+
+    /** An account's Reality orders, newest first (the admin view, D223). */
+    public List<TradeOrder> realityOrders(long uid, int limit) { return db.read(dsl -> store.realityOrders(dsl, uid, limit)); }
 
     /** The exposure settings changes read, with each account's working orders added to its pending orders (D44). */
     public io.tas.account.SettingsChange.ExposureProbe withWorkingOrders(io.tas.account.SettingsChange.ExposureProbe inner) {

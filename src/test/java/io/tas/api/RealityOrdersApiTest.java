@@ -24,13 +24,16 @@ import static io.tas.store.generated.Tables.SPOT_FILL;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 10 items 1-2: §4.7 Reality orders with simulated execution, on H2 and PostgreSQL, on the demo Reality pair
- * AAPLXUSDT, each test with its own funded account and its own tickers. Amounts are hand-computed in the comments; fee
- * rate 0.1% maker and taker (D72).
+ * Issue 10 items 1-2: §4.7 Reality orders, on H2 and PostgreSQL, orders of the matching engine (D223): they rest in the
+ * pair's one SPOT book, walk the synthetic levels (level 1 the ticker's best ask/bid with its size, then one level each 5
+ * bps of the best price further out, rounded away from the middle to the pair's decimals, D155) and a crossing ticker
+ * fills a resting one in full at its own price as the maker. Each test trades its own new Reality pair (the engine pool's
+ * server is shared), with its own funded account. Amounts are hand-computed in the comments; fee rate 0.1% maker and
+ * taker (D72).
  */
 @ParameterizedClass
 @EnumSource(Databases.Kind.class)
-class RealityOrdersApiTest extends SharedServerTest {
+class RealityOrdersApiTest extends EngineServerTest {
     private static final AtomicInteger NAMES = new AtomicInteger();
     private static final String PLACE = "/api/v3/trade/place-reality-order";
     private static final String CANCEL = "/api/v3/trade/cancel-reality-order";
@@ -38,21 +41,32 @@ class RealityOrdersApiTest extends SharedServerTest {
     private String base;
     private String symbol;
     private long uid;
+    private io.tas.support.Credentials creds;
 
-    /**
-     * The demo's Reality pair AAPLXUSDT with the given best ask/bid (sizes 100), and a new account holding the balances.
-     * The pair is shared (the registry of the shared server is read by other tests), so every test leaves no working
-     * order behind: a later ticker update would fill it.
-     */
+    /** A new Reality pair (e.g. RLH3USDT, base RLH3) with the given best ask/bid (sizes 100), and a new funded account. */
     private ApiClient setUp(String ask, String bid, boolean allowListed, String... coinAmounts) {
         int n = NAMES.incrementAndGet();
-        base = "AAPLX";
-        symbol = "AAPLXUSDT";
+        base = "RL" + kind.name().charAt(0) + n;
+        symbol = base + "USDT";
+        ok(admin.post("/admin/v1/instruments", instrument() + ",\"reality\":true}"));
         ticker(ask, "100", bid, "100");
-        ApiClient c = server.client(admin.fundedAccount("reality-" + kind + "-" + n, coinAmounts));
+        return account("reality-" + kind + "-" + n, allowListed, coinAmounts);
+    }
+
+    /** Another account on the test's pair (uid is its UID afterwards); the coin "BASE" stands for the pair's base coin. */
+    private ApiClient account(String name, boolean allowListed, String... coinAmounts) {
+        String[] coins = coinAmounts.clone();
+        for (int i = 0; i < coins.length; i += 2) if (coins[i].equals("BASE")) coins[i] = base;
+        creds = admin.fundedAccount(name, coins);
+        ApiClient c = server.client(creds);
         uid = admin.lastUid;
         if (allowListed) ok(admin.post("/admin/v1/accounts/" + uid + "/reality-allow-list", "{\"allowed\":true}"));
         return c;
+    }
+
+    /** The test pair's instrument, without its closing brace. */
+    private String instrument() {
+        return "{\"category\":\"SPOT\",\"symbol\":\"" + symbol + "\",\"baseCoin\":\"" + base + "\",\"quoteCoin\":\"USDT\"";
     }
 
     private void ticker(String ask, String askSize, String bid, String bidSize) {
@@ -130,6 +144,115 @@ class RealityOrdersApiTest extends SharedServerTest {
         admin.assertConserved();
     }
 
+    /** D223: one account's resting Reality order is the maker of another's Reality market order, ahead of the synthetic levels. */
+    @Test
+    void aRealityMarketBuyOfOneAccountFillsAnotherAccountsRestingRealitySellFirst() {
+        ApiClient maker = setUp("200.5", "200.25", true, "BASE", "3");
+        long makerUid = uid;
+        // A sells 3 at 200.4, between the bid and the ask: it rests, the best ask of the book, 3 base frozen.
+        String sell = maker.post(PLACE, order(symbol, "sell", "limit", "3", "200.4", null)).data().get("orderId").asText();
+        assertThat(admin.balances(makerUid)).containsEntry("unified/" + base, "0/3/0");
+
+        // B buys at market for 1000 USDT: 3 at 200.4 from A = 601.2 (398.8 left), then the synthetic ask 200.5:
+        // floor4(398.8 / 200.5 = 1.98902...) = 1.989 = 398.7945 (0.0055 left, which buys nothing at 200.61).
+        // B's taker fees 3 x 0.001 + 1.989 x 0.001 = 0.004989 base: base 4.989 - 0.004989 = 4.984011, USDT 0.0055.
+        // A, the maker: USDT 601.2 - 0.6012 fee = 600.5988, base 0.
+        ApiClient taker = account("reality-taker-" + kind, true, "USDT", "1000");
+        String buy = taker.post(PLACE, order(symbol, "buy", "market", "1000", null, null)).data().get("orderId").asText();
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "0.0055/0/0").containsEntry("unified/" + base, "4.984011/0/0");
+        assertThat(admin.balances(makerUid)).isEqualTo(Map.of("unified/USDT", "600.5988/0/0")); // no base left
+        assertThat(orderRow(buy).get("filledAmount").asText()).isEqualTo("999.9945");
+        JsonNode makerFill = maker.get("/api/v3/trade/fills?category=SPOT&orderId=" + sell).data().get("list").get(0);
+        assertThat(List.of(makerFill.get("execPrice").asText(), makerFill.get("execQty").asText(), makerFill.get("tradeScope").asText()))
+                .containsExactly("200.4", "3", "maker");
+        admin.assertConserved();
+    }
+
+    /** D223: a Reality order is a SPOT order of the v3 order rows; the engine's own cancel-order cancels it too. */
+    @Test
+    void aRealityOrderIsListedByTheV3OrderRowsAsTheSpotOrderItIs() {
+        ApiClient c = setUp("200.5", "200.25", true, "USDT", "1000");
+        // Limit buy 2 at 150: it rests, 300 USDT frozen.
+        String id = c.post(PLACE, order(symbol, "buy", "limit", "2", "150", "v3-1")).data().get("orderId").asText();
+        JsonNode info = c.get("/api/v3/trade/order-info?orderId=" + id).data();
+        assertThat(List.of(info.get("category").asText(), info.get("symbol").asText(), info.get("orderStatus").asText(), info.get("price").asText(),
+                info.get("qty").asText(), info.get("timeInForce").asText(), info.get("clientOid").asText()))
+                .containsExactly("SPOT", symbol, "live", "150", "2", "gtc", "v3-1");
+        JsonNode open = c.get("/api/v3/trade/unfilled-orders?category=SPOT&symbol=" + symbol).data().get("list");
+        assertThat(open).hasSize(1);
+        assertThat(open.get(0).get("orderId").asText()).isEqualTo(id);
+        // One clientOid per account across both rows: the v3 row's replay check calls it another order (25212).
+        assertError(c.post("/api/v3/trade/place-order", "{\"category\":\"SPOT\",\"symbol\":\"" + symbol
+                + "\",\"side\":\"buy\",\"orderType\":\"limit\",\"qty\":\"2\",\"price\":\"150\",\"clientOid\":\"v3-1\"}"), "25212");
+
+        // The v3 cancel-order cancels it (an engine order): the 300 comes back.
+        ok(c.post("/api/v3/trade/cancel-order", "{\"symbol\":\"" + symbol + "\",\"orderId\":\"" + id + "\"}"));
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "1000/0/0");
+        assertThat(c.get("/api/v3/trade/history-orders?category=SPOT").data().get("list").get(0).get("orderStatus").asText()).isEqualTo("cancelled");
+
+        // A plain spot order is not a Reality order: cancel-reality-order does not find it (40034), and its clientOid
+        // sent to place-reality-order is another order's (40017).
+        String plainId = c.post("/api/v3/trade/place-order", "{\"category\":\"SPOT\",\"symbol\":\"" + symbol
+                + "\",\"side\":\"buy\",\"orderType\":\"limit\",\"qty\":\"1\",\"price\":\"100\",\"clientOid\":\"plain-1\"}").data().get("orderId").asText();
+        assertError(c.post(CANCEL, "{\"symbol\":\"" + symbol + "\",\"orderId\":\"" + plainId + "\"}"), "40034");
+        assertError(c.post(PLACE, order(symbol, "buy", "limit", "1", "100", "plain-1")), "40017");
+        ok(c.post("/api/v3/trade/cancel-order", "{\"symbol\":\"" + symbol + "\",\"orderId\":\"" + plainId + "\"}"));
+        assertThat(admin.get("/admin/v1/accounts/" + uid + "/reality-orders").data()).hasSize(1);
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "1000/0/0");
+        admin.assertConserved();
+    }
+
+    /** D223: a Reality order is pushed on the order and fill channels as every engine order, after its commit. */
+    @Test
+    void aRealityOrderItsFillAndACancelArePushed() throws Exception {
+        ApiClient c = setUp("200.5", "200.25", true, "USDT", "1000");
+        try (io.tas.support.StreamClient ws = new io.tas.support.StreamClient(server.baseUrl(), "/v3/ws/private")) {
+            ws.login(creds, server.clock.millis(), null);
+            ws.next(n -> "login".equals(n.path("event").asText()));
+            ws.send("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"UTA\",\"topic\":\"order\"},{\"instType\":\"UTA\",\"topic\":\"fill\"}],\"uta\":true}");
+            ws.next(n -> "subscribe".equals(n.path("event").asText()) && "fill".equals(n.path("arg").path("topic").asText()));
+            // Limit buy 1 at 200 rests (200 frozen); the ask falls to 199.9: it fills as the maker at 200.
+            String id = c.post(PLACE, order(symbol, "buy", "limit", "1", "200", null)).data().get("orderId").asText();
+            JsonNode live = ws.next(n -> pushed(n, "order", id, "live"));
+            assertThat(live.path("data").path(0).path("category").asText()).isEqualTo("spot");
+            ticker("199.9", "100", "199.8", "100");
+            ws.next(n -> pushed(n, "order", id, "filled"));
+            JsonNode fill = ws.next(n -> "fill".equals(n.path("arg").path("topic").asText()) && n.has("data")).path("data").path(0);
+            assertThat(List.of(fill.path("orderId").asText(), fill.path("tradeScope").asText(), fill.path("execPrice").asText()))
+                    .containsExactly(id, "maker", "200");
+            // A sell of 0.5 at 300 rests and is cancelled through the Reality row.
+            String sell = c.post(PLACE, order(symbol, "sell", "limit", "0.5", "300", null)).data().get("orderId").asText();
+            ok(c.post(CANCEL, "{\"symbol\":\"" + symbol + "\",\"orderId\":\"" + sell + "\"}"));
+            ws.next(n -> pushed(n, "order", sell, "cancelled"));
+        }
+        admin.assertConserved();
+    }
+
+    private static boolean pushed(JsonNode n, String topic, String orderId, String status) {
+        JsonNode o = n.path("data").path(0);
+        return topic.equals(n.path("arg").path("topic").asText()) && orderId.equals(o.path("orderId").asText()) && status.equals(o.path("orderStatus").asText());
+    }
+
+    /** D155/D223: a Reality market buy walks the synthetic levels, each the ticker's level-1 size. */
+    @Test
+    void aRealityMarketBuyWalksTwoSyntheticLevels() {
+        ApiClient c = setUp("200.5", "200.25", true, "USDT", "1000");
+        ticker("200.5", "2", "200.25", "2");
+        // Levels of 2: 200.5; 200.5 + 200.5 x 0.0005 = 200.60025 -> up to 2 decimals 200.61; then 200.7005 -> 200.71.
+        // Budget 700: 2 at 200.5 = 401 (299 left); floor4(299 / 200.61 = 1.49045...) = 1.4904 at 200.61 = 298.989144
+        // (0.010856 left, nothing at 200.71). Base 3.4904, taker fees 0.002 + 0.0014904 = 0.0034904 base.
+        // USDT 1000 - 401 - 298.989144 = 300.010856; base 3.4904 - 0.0034904 = 3.4869096.
+        String buy = c.post(PLACE, order(symbol, "buy", "market", "700", null, null)).data().get("orderId").asText();
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "300.010856/0/0").containsEntry("unified/" + base, "3.4869096/0/0");
+        List<SpotFillRecord> fills = fills();
+        assertThat(fills).hasSize(2);
+        assertThat(fills.stream().map(f -> plain(f.getPriceAvg()) + " x " + plain(f.getSize())).toList()).containsExactly("200.5 x 2", "200.61 x 1.4904");
+        JsonNode row = orderRow(buy);
+        assertThat(List.of(row.get("status").asText(), row.get("filledQty").asText(), row.get("filledAmount").asText()))
+                .containsExactly("filled", "3.4904", "699.989144");
+        admin.assertConserved();
+    }
+
     @Test
     void withFeeDeductionOnTheFeeIsPaidInThePlatformTokenAndFallsBackToTheReceivedCoinWhenShort() {
         ApiClient c = setUp("100", "99.5", true, "USDT", "1000", "BGB", "0.03");
@@ -177,17 +300,18 @@ class RealityOrdersApiTest extends SharedServerTest {
         // Not twice.
         assertError(c.post(CANCEL, "{\"symbol\":\"" + symbol + "\",\"clientOid\":\"a-1\"}"), "40017");
 
-        // Limit buy 3 at 150 (freezes 450); an ask of 149.5 with size 1.25 fills 1.25 at 150 (187.5 USDT, maker fee
-        // 0.00125 base): partially filled, 262.5 still frozen. Cancel by orderId (it wins over a wrong clientOid):
-        // the 262.5 comes back. USDT 1000 - 187.5 = 812.5; base 1.25 - 0.00125 = 1.24875.
-        Reply b = c.post(PLACE, order(symbol, "buy", "limit", "3", "150", "b-1"));
+        // The ask 149.5 with a size of 1.25 (1 decimal now). Limit buy 3 at 149.5 freezes 448.5 and takes level 1 as
+        // the taker: 1.25 at 149.5 = 186.875 USDT, fee 0.00125 base; level 2 (149.5 + 0.07475 -> up to 149.6) is above
+        // its limit, so 1.75 rests, 448.5 - 186.875 = 261.625 still frozen. Cancel by orderId (it wins over a wrong
+        // clientOid): the 261.625 comes back. USDT 1000 - 186.875 = 813.125; base 1.25 - 0.00125 = 1.24875.
+        ticker("149.5", "1.25", "149", "100");
+        Reply b = c.post(PLACE, order(symbol, "buy", "limit", "3", "149.5", "b-1"));
         ok(b);
         String bId = b.data().get("orderId").asText();
-        ticker("149.5", "1.25", "149", "100");
         assertThat(orderRow(bId).get("status").asText()).isEqualTo("partially_filled");
-        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "550/262.5/0").containsEntry("unified/" + base, "1.24875/0/0");
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "551.5/261.625/0").containsEntry("unified/" + base, "1.24875/0/0");
         ok(c.post(CANCEL, "{\"symbol\":\"" + symbol + "\",\"orderId\":\"" + bId + "\",\"clientOid\":\"no-such\"}"));
-        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "812.5/0/0").containsEntry("unified/" + base, "1.24875/0/0");
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "813.125/0/0").containsEntry("unified/" + base, "1.24875/0/0");
         JsonNode row = orderRow(bId);
         assertThat(List.of(row.get("status").asText(), row.get("filledQty").asText(), row.get("frozen").asText()))
                 .containsExactly("cancelled", "1.25", "0");
@@ -274,8 +398,6 @@ class RealityOrdersApiTest extends SharedServerTest {
 
     // --- review fixes (D81-D83 updates)
 
-    private static final String AAPLX_INSTRUMENT = "{\"category\":\"SPOT\",\"symbol\":\"AAPLXUSDT\",\"baseCoin\":\"AAPLX\",\"quoteCoin\":\"USDT\"";
-
     private static String cancelBody(String symbol, String idField, String id) {
         return "{" + (symbol == null ? "" : "\"symbol\":\"" + symbol + "\",") + "\"" + idField + "\":\"" + id + "\"}";
     }
@@ -287,92 +409,69 @@ class RealityOrdersApiTest extends SharedServerTest {
         String a = c.post(PLACE, order(symbol, "buy", "limit", "1", "100", "k-1")).data().get("orderId").asText();
         ok(c.post(PLACE, order(symbol, "buy", "limit", "2", "100", "k-2")));
         assertThat(admin.balances(uid)).containsEntry("unified/USDT", "700/300/0");
-        try {
-            // Re-posting the instrument without "reality" keeps the flag: placing still works.
-            ok(admin.post("/admin/v1/instruments", AAPLX_INSTRUMENT + "}"));
-            Reply d = c.post(PLACE, order(symbol, "buy", "limit", "1", "100", null));
-            ok(d);
-            ok(c.post(CANCEL, cancelBody(symbol, "orderId", d.data().get("orderId").asText())));
+        // Re-posting the instrument without "reality" keeps the flag: placing still works.
+        ok(admin.post("/admin/v1/instruments", instrument() + "}"));
+        Reply d = c.post(PLACE, order(symbol, "buy", "limit", "1", "100", null));
+        ok(d);
+        ok(c.post(CANCEL, cancelBody(symbol, "orderId", d.data().get("orderId").asText())));
 
-            // The flag taken away explicitly and the account off the allow-list: placing is refused, cancelling is not.
-            ok(admin.post("/admin/v1/instruments", AAPLX_INSTRUMENT + ",\"reality\":false}"));
-            ok(admin.post("/admin/v1/accounts/" + uid + "/reality-allow-list", "{\"allowed\":false}"));
-            assertError(c.post(PLACE, order(symbol, "buy", "limit", "1", "100", null)), "40014");
-            Map<String, String> before = admin.balances(uid);
-            assertThat(before).containsEntry("unified/USDT", "700/300/0");
-            // The symbol is required and must be the order's.
-            assertError(c.post(CANCEL, cancelBody("BTCUSDT", "orderId", a)), "40034");
-            assertError(c.post(CANCEL, cancelBody("NOPEUSDT", "clientOid", "k-2")), "40034");
-            assertError(c.post(CANCEL, cancelBody(null, "orderId", a)), "40019", "Parameter symbol cannot be empty");
-            assertThat(admin.balances(uid)).isEqualTo(before);
+        // The flag taken away explicitly and the account off the allow-list: placing is refused, cancelling is not.
+        ok(admin.post("/admin/v1/instruments", instrument() + ",\"reality\":false}"));
+        ok(admin.post("/admin/v1/accounts/" + uid + "/reality-allow-list", "{\"allowed\":false}"));
+        assertError(c.post(PLACE, order(symbol, "buy", "limit", "1", "100", null)), "40014");
+        Map<String, String> before = admin.balances(uid);
+        assertThat(before).containsEntry("unified/USDT", "700/300/0");
+        // The symbol is required and must be the order's.
+        assertError(c.post(CANCEL, cancelBody("BTCUSDT", "orderId", a)), "40034");
+        assertError(c.post(CANCEL, cancelBody("NOPEUSDT", "clientOid", "k-2")), "40034");
+        assertError(c.post(CANCEL, cancelBody(null, "orderId", a)), "40019", "Parameter symbol cannot be empty");
+        assertThat(admin.balances(uid)).isEqualTo(before);
 
-            ok(c.post(CANCEL, cancelBody(symbol, "orderId", a)));
-            ok(c.post(CANCEL, cancelBody(symbol, "clientOid", "k-2")));
-            assertThat(admin.balances(uid)).containsEntry("unified/USDT", "1000/0/0");
-            assertThat(orderRow(a).get("status").asText()).isEqualTo("cancelled");
-        } finally {
-            ok(admin.post("/admin/v1/instruments", AAPLX_INSTRUMENT + ",\"reality\":true}"));
-        }
+        ok(c.post(CANCEL, cancelBody(symbol, "orderId", a)));
+        ok(c.post(CANCEL, cancelBody(symbol, "clientOid", "k-2")));
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "1000/0/0");
+        assertThat(orderRow(a).get("status").asText()).isEqualTo("cancelled");
         admin.assertConserved();
     }
 
-    /** Item 2: a ticker of 16 decimals; prices are validated at 14 and every amount is a ledger amount: no 5xx, nothing changes. */
+    /**
+     * Item 2: a ticker of 16 decimals; prices are validated at 14 (40808, nothing changes). D223: a taker fill at the
+     * 16-decimal ask is worth an amount of 20 decimals, rounded half-even to the ledger's 18, as every engine fill is.
+     */
     @Test
     void tickerPricesOfSixteenDecimalsNeverReachTheLedgerUnrounded() {
-        ApiClient c = setUp("200.1234567890123456", "200.1234567890123455", true, "USDT", "1000", "AAPLX", "10");
+        ApiClient c = setUp("200.1234567890123456", "200.1234567890123455", true, "USDT", "1000", "BASE", "10");
         Map<String, String> before = admin.balances(uid);
         // 16 decimals are more than the 14 Reality prices may have (D82): 40808.
         assertError(c.post(PLACE, order(symbol, "sell", "limit", "1.2345", "300.1234567890123456", null)), "40808");
         assertError(c.post(PLACE, order(symbol, "buy", "limit", "1", "100.123456789012345", null)), "40808");
-        // Taker fills at the 16-decimal ask/bid would be amounts of 20 decimals: 40098, nothing posted.
-        assertError(c.post(PLACE, order(symbol, "buy", "market", "100", null, null)), "40098");
-        assertError(c.post(PLACE, order(symbol, "buy", "limit", "1.2345", "200.12345678901235", null)), "40098");
-        assertError(c.post(PLACE, order(symbol, "sell", "market", "1.2345", null, null)), "40098");
         assertThat(admin.balances(uid)).isEqualTo(before);
         assertThat(fills()).isEmpty();
 
-        // 14 decimals rest, and fill as the maker at their own price: 1.2345 x 210.12345678901234 has 18 decimals.
+        // Market buy of 100 USDT: floor4(100 / 200.1234567890123456 = 0.49969...) = 0.4996 at the ask, amount
+        // 99.98167901179056786176 -> 99.981679011790567862 (18 decimals, half-even); the 0.0183... left buys nothing at
+        // level 2 (about 200.22). Taker fee 0.4996 x 0.001 = 0.0004996 base.
+        // USDT 1000 - 99.981679011790567862 = 900.018320988209432138; base 10 + 0.4996 - 0.0004996 = 10.4991004.
+        ok(c.post(PLACE, order(symbol, "buy", "market", "100", null, null)));
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "900.018320988209432138/0/0")
+                .containsEntry("unified/" + base, "10.4991004/0/0");
+
+        // 14 decimals rest, and fill as the maker at their own price: 1.2345 x 210.12345678901234 = 259.397407406035733730
+        // (18 decimals); fee 0.259397407406035733730 -> 0.259397407406035734 (18, half-even).
+        // USDT 900.018320988209432138 + 259.39740740603573373 - 0.259397407406035734 = 1159.156330986839130134.
         Reply sell = c.post(PLACE, order(symbol, "sell", "limit", "1.2345", "210.12345678901234", null));
         ok(sell);
         ticker("210.2000000000000001", "100", "210.1300000000000001", "100");
         assertThat(orderRow(sell.data().get("orderId").asText()).get("status").asText()).isEqualTo("filled");
-        BigDecimal amount = new BigDecimal("1.2345").multiply(new BigDecimal("210.12345678901234"));
-        BigDecimal fee = amount.multiply(new BigDecimal("0.001")).setScale(18, RoundingMode.HALF_EVEN);
-        assertThat(admin.balances(uid)).containsEntry("unified/USDT", plain(new BigDecimal("1000").add(amount).subtract(fee)) + "/0/0")
-                .containsEntry("unified/" + base, "8.7655/0/0");
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "1159.156330986839130134/0/0")
+                .containsEntry("unified/" + base, "9.2646004/0/0");
         admin.assertConserved();
-    }
-
-    /** Item 3: a resting order that cannot fill (its taker amount has 20 decimals) is skipped; a newer one still fills. */
-    @Test
-    void oneOrderThatCannotFillDoesNotStopTheNewerOnes() {
-        ApiClient c = setUp("200.5", "200.25", true, "USDT", "1000");
-        // A market buy that rested while execution was off (it fills as a taker at the ask, item 6).
-        long stuck = restingMarket("buy", "100");
-        Reply newer = c.post(PLACE, order(symbol, "buy", "limit", "1", "150", null));
-        ok(newer);
-        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "750/250/0");
-        // Ask 149.1234567890123456: the market buy would be floor4(100 / ask) = 0.6705 at 16 decimals (refused, logged);
-        // the newer limit buy fills as the maker at 150 (fee 0.001 base). The admin's ticker call succeeds.
-        ticker("149.1234567890123456", "100", "149", "100");
-        assertThat(orderRow(newer.data().get("orderId").asText()).get("status").asText()).isEqualTo("filled");
-        assertThat(orderRow(Long.toString(stuck)).get("status").asText()).isEqualTo("live");
-        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "750/100/0").containsEntry("unified/" + base, "0.999/0/0");
-        ok(c.post(CANCEL, cancelBody(symbol, "orderId", Long.toString(stuck))));
-        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "850/0/0");
-        admin.assertConserved();
-    }
-
-    /** Places a market order as if simulated execution were off: it rests, frozen (the service over the same database). */
-    private long restingMarket(String side, String qty) {
-        io.tas.reality.RealityService off = server.app.admin().provisioning().reality().withConfig(new io.tas.reality.RealityConfig(false));
-        return off.place(new io.tas.reality.RealityService.Place(uid, "SPOT", symbol, side, "market", new BigDecimal(qty), null, null)).orderId();
     }
 
     /** Item 4 (D82): a market sell is worth qty x the best bid, in the quote coin, and needs the 1 USDT minimum. */
     @Test
     void aMarketSellNeedsTheMinimumValueAtTheBestBid() {
-        ApiClient c = setUp("0.51", "0.5", true, "AAPLX", "10");
+        ApiClient c = setUp("0.51", "0.5", true, "BASE", "10");
         Map<String, String> before = admin.balances(uid);
         // 1.9999 x 0.5 = 0.99995 USDT < 1.
         assertError(c.post(PLACE, order(symbol, "sell", "market", "1.9999", null, null)), "40017",
@@ -420,50 +519,30 @@ class RealityOrdersApiTest extends SharedServerTest {
         assertThat(twoDecimals).isGreaterThan(30);
     }
 
-    /** Item 6: market orders that rested while execution was off fill as takers, or are cancelled when they buy nothing. */
-    @Test
-    void aMarketOrderThatRestedFillsAsTakerOrIsCancelledWhenItBuysNothing() {
-        setUp("200.5", "200.25", true, "USDT", "1000");
-        long tiny = restingMarket("buy", "1.5");
-        long buy = restingMarket("buy", "300");
-        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "698.5/301.5/0");
-        // Ask 20000: 1.5 USDT buys floor4(0.000075) = 0: cancelled, no fill; 300 USDT buys 0.015 as a taker
-        // (amount 300, fee 0.000015 base).
-        ticker("20000", "100", "19999", "100");
-        assertThat(orderRow(Long.toString(tiny)).get("status").asText()).isEqualTo("cancelled");
-        assertThat(orderRow(Long.toString(tiny)).get("frozen").asText()).isEqualTo("0");
-        assertThat(orderRow(Long.toString(buy)).get("status").asText()).isEqualTo("filled");
-        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "700/0/0").containsEntry("unified/" + base, "0.014985/0/0");
-        List<SpotFillRecord> fills = fills();
-        assertThat(fills).hasSize(1);
-        SpotFillRecord f = fills.getFirst();
-        assertThat(f.getOrderId()).isEqualTo(buy);
-        assertThat(List.of(f.getTradeScope(), plain(f.getPriceAvg()), plain(f.getSize()), plain(f.getAmount()), plain(f.getTotalFee())))
-                .containsExactly("taker", "20000", "0.015", "300", "-0.000015");
-        admin.assertConserved();
-    }
-
     /** Item 7: a constraint other than the clientOid key refuses the order (40017), never a 5xx, and writes nothing. */
     @Test
     void anotherDatabaseConstraintIsA4xxNotA5xx() {
         ApiClient c = setUp("200.5", "200.25", true, "USDT", "1000");
         Map<String, String> before = admin.balances(uid);
         String name = "reality_test_qty_" + kind.name().toLowerCase();
-        server.app.database().tx(tx -> tx.dsl().execute("alter table reality_order add constraint " + name + " check (qty <> 7.7777)"));
+        server.app.database().tx(tx -> tx.dsl().execute("alter table trade_order add constraint " + name + " check (qty <> 7.7777)"));
         try {
             assertError(c.post(PLACE, order(symbol, "buy", "limit", "7.7777", "100", null)), "40017");
             assertError(c.post(PLACE, order(symbol, "buy", "limit", "7.7777", "100", "cons-1")), "40017");
         } finally {
-            server.app.database().tx(tx -> tx.dsl().execute("alter table reality_order drop constraint " + name));
+            server.app.database().tx(tx -> tx.dsl().execute("alter table trade_order drop constraint " + name));
         }
         assertThat(admin.balances(uid)).isEqualTo(before);
         assertThat(admin.get("/admin/v1/accounts/" + uid + "/reality-orders").data()).isEmpty();
         admin.assertConserved();
     }
 
-    /** Item 8: a platform-token fee that rounds to 0 is no deduction; a MARGIN order's fills are MARGIN fills. */
+    /**
+     * Item 8: a platform-token fee that rounds to 0 is no deduction. D223: a MARGIN order is the SPOT order it trades (D82):
+     * its fills and its order row are SPOT, and a SPOT send of the same payload under its clientOid replays it.
+     */
     @Test
-    void aTokenFeeOfZeroFallsBackAndMarginFillsKeepTheirCategory() {
+    void aTokenFeeOfZeroFallsBackAndAMarginOrderIsTheSpotOrderItTrades() {
         try (TestServer own = TestServer.start(kind, new MutableClock(System.currentTimeMillis()), false)) {
             Admin ownAdmin = new Admin(own);
             // BGB at 10^15 USDT: the fee of 200 USDT, 200 x 0.001 x 0.8 / 10^15 = 1.6e-16 BGB, is 0 at 12 decimals.
@@ -478,13 +557,20 @@ class RealityOrdersApiTest extends SharedServerTest {
             // The fee is taken from the base coin received: 2 x 0.001 = 0.002; BGB untouched.
             assertThat(ownAdmin.balances(ownUid)).containsEntry("unified/USDT", "800/0/0").containsEntry("unified/AAPLX", "1.998/0/0")
                     .containsEntry("unified/BGB", "1/0/0");
-            ok(c.post(PLACE, "{\"category\":\"MARGIN\",\"symbol\":\"AAPLXUSDT\",\"side\":\"buy\",\"orderType\":\"limit\",\"qty\":\"1\",\"price\":\"101\"}"));
+            String margin = "{\"category\":\"MARGIN\",\"symbol\":\"AAPLXUSDT\",\"side\":\"buy\",\"orderType\":\"limit\",\"qty\":\"1\",\"price\":\"101\","
+                    + "\"clientOid\":\"m-1\"}";
+            Reply m = c.post(PLACE, margin);
+            ok(m);
+            Reply spotReplay = c.post(PLACE, margin.replace("MARGIN", "SPOT"));
+            ok(spotReplay);
+            assertThat(spotReplay.data().get("orderId").asText()).isEqualTo(m.data().get("orderId").asText());
+            assertThat(c.get("/api/v3/trade/order-info?orderId=" + m.data().get("orderId").asText()).data().get("category").asText()).isEqualTo("SPOT");
             List<SpotFillRecord> fills = own.app.database().read(dsl -> dsl.selectFrom(SPOT_FILL).where(SPOT_FILL.UID.eq(ownUid))
                     .orderBy(SPOT_FILL.TRADE_ID).fetch());
             assertThat(fills).hasSize(2);
             assertThat(List.of(fills.get(0).getDeduction(), fills.get(0).getFeeCoin(), plain(fills.get(0).getTotalFee()), fills.get(0).getCategory()))
                     .containsExactly("no", "AAPLX", "-0.002", "SPOT");
-            assertThat(fills.get(1).getCategory()).isEqualTo("MARGIN");
+            assertThat(fills.get(1).getCategory()).isEqualTo("SPOT");
             ownAdmin.assertConserved();
         }
     }

@@ -18,7 +18,7 @@ final class MatrixAccounts {
     static final String ALL_PERMISSIONS = "[\"uta_mgt\",\"uta_trade\",\"withdraw\",\"copy_futures_position\",\"copy_futures_order\"]";
     private static final AtomicInteger NAMES = new AtomicInteger();
 
-    /** One account and a key of it; orderRef is the clientOid of its Reality order (RowRequests). */
+    /** One account and a key of it; orderRef roots the clientOids of its orders (RowRequests). */
     record Account(long uid, Credentials creds, ApiClient client, String orderRef) {
         RowRequests.Ctx ctx(TestServer server) { return new RowRequests.Ctx(server.clock.millis(), orderRef); }
     }

@@ -137,7 +137,7 @@ final class ModelFormulas {
     /** fee = floor8(gross x feeRate). */
     static BigDecimal convertFee(BigDecimal gross, BigDecimal feeRate) { return gross.multiply(feeRate).setScale(8, RoundingMode.DOWN); }
 
-    // --- Reality fills (D82, D83: 0.1 % maker and taker; platform-token deduction at a 20 % discount)
+    // --- spot fills, Reality ones too (D72, D83: 0.1 % maker and taker; platform-token deduction at a 20 % discount)
 
     /** The fee in the coin received: rate x (base size for a buy, quote amount for a sell), at the ledger's scale. */
     static BigDecimal fillFee(BigDecimal received, BigDecimal rate) { return ledger(received.multiply(rate)); }

@@ -22,9 +22,10 @@ import static io.tas.proof.RefModel.dec;
 
 /**
  * The reference model's engine orders (issue 25, docs/engine.md, D154 to D159), with its own arithmetic: spot orders on
- * SimWorld.ENGINE_SPOT against each other's resting orders (price-time) and the ticker's synthetic levels; futures market
- * orders through the model's positions; close-positions; TP/SL orders and their triggers. A ticker that crosses a
- * resting order fills it in full as the maker at its own price.
+ * SimWorld.ENGINE_SPOT and, placed by ModelReality, Reality orders on SimWorld.REALITY (D223), each pair one book, against
+ * each other's resting orders (price-time) and the ticker's synthetic levels; futures market orders through the model's
+ * positions; close-positions; TP/SL orders and their triggers. A ticker that crosses a resting order fills it in full as
+ * the maker at its own price.
  */
 final class ModelOrders {
     static final BigDecimal SPOT_RATE = new BigDecimal("0.001");
@@ -34,18 +35,28 @@ final class ModelOrders {
     private static final Pattern CLIENT_OID = Pattern.compile("[.A-Z:/a-z0-9_-]{1,32}");
     private static final MathContext MC = new MathContext(34, RoundingMode.HALF_EVEN);
 
-    /** One spot order of the engine as the model has it. */
+    /** One spot order of the engine as the model has it; reality: placed through the Reality rows (D223). */
     static final class Order {
         final Acct owner;
         final String id, clientOid, side, type, tif;
         /** The balances its money moves on: a classic account's spot order on its spot balances (D171). */
         final String wallet;
+        final String symbol, base;
+        final boolean reality;
         BigDecimal price, qty, cum = BigDecimal.ZERO, frozen = BigDecimal.ZERO;
         boolean working = true;
 
         Order(Acct owner, String id, String clientOid, String side, String type, String tif, BigDecimal price, BigDecimal qty, String wallet) {
+            this(owner, id, clientOid, side, type, tif, price, qty, wallet, SimWorld.ENGINE_SPOT, false);
+        }
+
+        Order(Acct owner, String id, String clientOid, String side, String type, String tif, BigDecimal price, BigDecimal qty, String wallet,
+              String symbol, boolean reality) {
             this.owner = owner;
             this.wallet = wallet;
+            this.symbol = symbol;
+            this.base = symbol.substring(0, symbol.length() - "USDT".length());
+            this.reality = reality;
             this.id = id;
             this.clientOid = clientOid;
             this.side = side;
@@ -59,13 +70,14 @@ final class ModelOrders {
 
         boolean quoteQty() { return buy() && type.equals("market"); }
 
-        String frozenCoin() { return buy() ? "USDT" : "ETH"; }
+        String frozenCoin() { return buy() ? "USDT" : base; }
     }
 
     /** A pending TP/SL order placed through the API (D159). */
     record Tpsl(Acct owner, String id, String clientOid, String category, String symbol, String side, BigDecimal qty, BigDecimal tp, BigDecimal sl) {}
 
-    private record Level(BigDecimal price, BigDecimal size, Order maker) {}
+    /** A price level a taker meets, or one of its fills: a resting order's (maker) or synthetic (maker null). */
+    record Level(BigDecimal price, BigDecimal size, Order maker) {}
 
     private final RefModel m;
     /** Working spot orders in placement (orderId) order. */
@@ -78,11 +90,13 @@ final class ModelOrders {
 
     ModelOrders(RefModel m) { this.m = m; }
 
-    int working(Acct a) { return (int) working.stream().filter(o -> o.owner == a).count(); }
+    /** An account's working Reality orders, or its other ones (the switch names each kind, D223). */
+    int working(Acct a, boolean reality) { return (int) working.stream().filter(o -> o.owner == a && o.reality == reality).count(); }
 
     boolean pendingTpsl(Acct a) { return tpsl.stream().anyMatch(t -> t.owner == a); }
 
-    List<Order> workingOf(Acct a) { return working.stream().filter(o -> o.owner == a).toList(); }
+    /** An account's working orders on the engine's spot pair (what the v3 and v2 order rows of the simulation address). */
+    List<Order> workingOf(Acct a) { return working.stream().filter(o -> o.owner == a && o.symbol.equals(SimWorld.ENGINE_SPOT)).toList(); }
 
     // --- tickers and the synthetic book (D155)
 
@@ -91,14 +105,20 @@ final class ModelOrders {
         String category = t.get("category").asText(), symbol = t.get("symbol").asText();
         tickers.put(category + " " + symbol, new BigDecimal[]{dec(t.get("lastPrice")), dec(t.get("ask1Price")), dec(t.get("bid1Price")),
                 dec(t.get("ask1Size")), dec(t.get("bid1Size"))});
-        if (category.equals("SPOT") && symbol.equals(SimWorld.ENGINE_SPOT)) {
-            for (Order o : new ArrayList<>(working)) sweep(o);
+        if (category.equals("SPOT")) {
+            for (Order o : new ArrayList<>(working)) if (o.symbol.equals(symbol)) sweep(o);
         } else if (category.endsWith("FUTURES")) {
             triggers(category, symbol);
         }
     }
 
     private BigDecimal[] ticker(String category, String symbol) { return tickers.get(category + " " + symbol); }
+
+    /** A spot pair's ticker ask and bid as given (null where absent). */
+    BigDecimal[] bestAskBid(String symbol) {
+        BigDecimal[] t = ticker("SPOT", symbol);
+        return new BigDecimal[]{t[1], t[2]};
+    }
 
     /** The price decimals of a symbol (D72): the most among last, ask and bid, at least 1. */
     private int decimals(BigDecimal[] t) {
@@ -161,7 +181,7 @@ final class ModelOrders {
         else if (qty.stripTrailingZeros().scale() > (quoteQty ? decimals : 4)) v = Verdict.refuse("qty decimals (25610)");
         else if (!market && price.stripTrailingZeros().scale() > decimals) v = Verdict.refuse("price decimals (25244)");
         else if ((quoteQty ? qty : market ? BigDecimal.ONE : price.multiply(qty)).compareTo(BigDecimal.ONE) < 0) v = Verdict.refuse("below 1 USDT (25611)");
-        else if (earlier != null) v = earlier.side.equals(side) && earlier.type.equals(type) && earlier.qty.compareTo(qty) == 0
+        else if (earlier != null) v = !earlier.reality && earlier.side.equals(side) && earlier.type.equals(type) && earlier.qty.compareTo(qty) == 0
                 && (earlier.price == null ? price == null || market : !market && price.compareTo(earlier.price) == 0)
                 ? Verdict.accept("a replay of " + clientOid) : Verdict.refuse("clientOid " + clientOid + " with other parameters (25212)");
         else v = null;
@@ -172,27 +192,43 @@ final class ModelOrders {
         }
         boolean buy = side.equals("buy");
         BigDecimal limit = market ? null : price;
-        List<Level> book = book(buy, limit, t);
+        List<Level> book = book(SimWorld.ENGINE_SPOT, buy, limit);
         Order o = new Order(a.acct, null, clientOid, side, type, tif, market ? null : price, qty, wallet);
-        o.frozen = buy ? ModelFormulas.ledger(market ? qty : price.multiply(qty)).stripTrailingZeros() : qty;
+        BigDecimal frozen = buy ? ModelFormulas.ledger(market ? qty : price.multiply(qty)).stripTrailingZeros() : qty;
         boolean refused = false;
         if (tif.equals("post_only") && !book.isEmpty()) refused = true;
         else if (tif.equals("fok") && book.stream().map(Level::size).reduce(BigDecimal.ZERO, BigDecimal::add).compareTo(qty) < 0) refused = true;
         List<Level> fills = refused ? List.of() : walk(book, quoteQty ? null : qty, quoteQty ? qty : null);
         if (!refused && quoteQty && fills.isEmpty()) v = Verdict.refuse("the budget buys less than one step (25611)");
-        else if (!refused && a.bal(wallet, o.frozenCoin()).available.compareTo(o.frozen) < 0) v = Verdict.insufficient(o.frozenCoin());
+        else if (!refused && a.bal(wallet, o.frozenCoin()).available.compareTo(frozen) < 0) v = Verdict.insufficient(o.frozenCoin());
         else v = Verdict.accept(refused ? tif + " refused by its time in force" : "");
         if (!m.settle("place-order " + b, v, r)) return;
-        Order placed = new Order(a.acct, r.data().get("orderId").asText(), clientOid, side, type, tif, o.price, qty, wallet);
-        byId.put(a.acct.name() + " " + placed.id, placed);
-        if (clientOid != null) byClientOid.put(a.acct.name() + " " + clientOid, placed);
+        Order placed = placed(a, r, o);
         if (refused) {
             placed.working = false;
             m.event("order-" + tif + "-refused");
             return;
         }
-        placed.frozen = o.frozen;
-        Bal hold = a.bal(wallet, placed.frozenCoin());
+        trade(placed, frozen, fills, !market && (tif.equals("gtc") || tif.equals("post_only")));
+    }
+
+    /** An accepted order as the service numbered it (its orderId read from the reply), found by id and clientOid from now on. */
+    Order placed(ModelAccount a, Reply r, Order o) {
+        Order placed = new Order(a.acct, r.data().get("orderId").asText(), o.clientOid, o.side, o.type, o.tif, o.price, o.qty, o.wallet,
+                o.symbol, o.reality);
+        byId.put(a.acct.name() + " " + placed.id, placed);
+        if (o.clientOid != null) byClientOid.put(a.acct.name() + " " + o.clientOid, placed);
+        return placed;
+    }
+
+    /**
+     * A placed order trades: its freeze, then each fill as the taker and its maker's side (a resting maker then finished
+     * when filled), then it rests (a limit gtc order with something left) or ends with the rest released.
+     */
+    void trade(Order placed, BigDecimal frozen, List<Level> fills, boolean rests) {
+        ModelAccount a = m.accounts.get(placed.owner);
+        placed.frozen = frozen;
+        Bal hold = a.bal(placed.wallet, placed.frozenCoin());
         hold.available = hold.available.subtract(placed.frozen);
         hold.frozen = hold.frozen.add(placed.frozen);
         for (Level f : fills) {
@@ -203,14 +239,18 @@ final class ModelOrders {
                 finish(f.maker(), true);
             }
         }
-        finish(placed, !market && (tif.equals("gtc") || tif.equals("post_only")));
+        finish(placed, rests);
         if (placed.working) working.add(placed);
     }
 
-    /** The resting orders of every account a taker crosses, best price first then oldest, and the synthetic levels. */
-    private List<Level> book(boolean buy, BigDecimal limit, BigDecimal[] t) {
+    /** The clientOid's order of an account, of either rows (one key per account, as the service's), or null. */
+    Order byClientOid(Acct a, String clientOid) { return clientOid == null ? null : byClientOid.get(a.name() + " " + clientOid); }
+
+    /** The resting orders of every account a taker on symbol crosses, best price first then oldest, and the synthetic levels. */
+    List<Level> book(String symbol, boolean buy, BigDecimal limit) {
+        BigDecimal[] t = ticker("SPOT", symbol);
         List<Level> out = new ArrayList<>();
-        List<Order> makers = working.stream().filter(o -> o.buy() != buy && o.type.equals("limit"))
+        List<Order> makers = working.stream().filter(o -> o.symbol.equals(symbol) && o.buy() != buy && o.type.equals("limit"))
                 .filter(o -> limit == null || (buy ? o.price.compareTo(limit) <= 0 : o.price.compareTo(limit) >= 0))
                 .sorted(Comparator.comparing((Order o) -> buy ? o.price : o.price.negate()).thenComparing(o -> Long.parseLong(o.id))).toList();
         for (Order o : makers) out.add(new Level(o.price, o.qty.subtract(o.cum), o));
@@ -223,7 +263,8 @@ final class ModelOrders {
         return out;
     }
 
-    private static List<Level> walk(List<Level> book, BigDecimal base, BigDecimal quote) {
+    /** A taker's fills over a book: `base` to fill, or a quote budget (a spot market buy), each size rounded down to 4 decimals. */
+    static List<Level> walk(List<Level> book, BigDecimal base, BigDecimal quote) {
         List<Level> out = new ArrayList<>();
         BigDecimal left = base != null ? base : quote;
         for (Level l : book) {
@@ -247,7 +288,7 @@ final class ModelOrders {
         held.frozen = held.frozen.subtract(release);
         held.available = held.available.add(release);
         o.frozen = o.frozen.subtract(release);
-        Bal base = a.bal(o.wallet, "ETH"), quote = a.bal(o.wallet, "USDT");
+        Bal base = a.bal(o.wallet, o.base), quote = a.bal(o.wallet, "USDT");
         if (o.buy()) {
             quote.available = quote.available.subtract(amount);
             base.available = base.available.add(size);
@@ -288,7 +329,7 @@ final class ModelOrders {
 
     /** A working limit order the current ticker crosses fills in full as the maker at its own price. */
     private void sweep(Order o) {
-        BigDecimal[] t = ticker("SPOT", SimWorld.ENGINE_SPOT);
+        BigDecimal[] t = ticker("SPOT", o.symbol);
         BigDecimal ask = best(t, true), bid = best(t, false);
         boolean crossed = o.buy() ? ask != null && o.price.compareTo(ask) >= 0 : bid != null && o.price.compareTo(bid) <= 0;
         if (!o.working || !crossed) return;
@@ -310,13 +351,18 @@ final class ModelOrders {
         Verdict v;
         if (a.unified == classic) v = Verdict.refuse("the other family's row");
         else if (o == null || !o.working) v = Verdict.refuse("no working order (25204)");
-        else if (symbol != null && !symbol.equalsIgnoreCase(SimWorld.ENGINE_SPOT)) v = Verdict.refuse("another symbol (25204)");
+        else if (symbol != null && !symbol.equalsIgnoreCase(o.symbol)) v = Verdict.refuse("another symbol (25204)");
         else v = Verdict.accept("");
         if (!m.settle("cancel-order " + b, v, r)) return;
+        end(o);
+    }
+
+    /** A working order cancelled: all it still holds frozen goes back. */
+    void end(Order o) {
         release(o);
         o.working = false;
         working.remove(o);
-        m.changed.add(a.acct);
+        m.changed.add(o.owner);
     }
 
     void cancelSymbol(ModelAccount a, JsonNode b, Reply r) { cancelSymbol(a, b, r, false); }
@@ -339,7 +385,7 @@ final class ModelOrders {
     void modify(ModelAccount a, JsonNode b, Reply r) {
         Order o = lookup(a, b);
         BigDecimal qty = dec(b.get("qty")), price = dec(b.get("price"));
-        BigDecimal[] t = ticker("SPOT", SimWorld.ENGINE_SPOT);
+        BigDecimal[] t = ticker("SPOT", o == null ? SimWorld.ENGINE_SPOT : o.symbol);
         Verdict v;
         BigDecimal newQty = null, newPrice = null, frozen = null;
         if (!a.unified) v = Verdict.refuse("a classic account");

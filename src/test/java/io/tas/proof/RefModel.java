@@ -233,8 +233,7 @@ final class RefModel {
             return;
         }
         if (symbol.endsWith("USDT")) prices.put(symbol.substring(0, symbol.length() - 4), dec(t.get("lastPrice")));
-        if (symbol.equals(SimWorld.REALITY)) reality.ticker(t);
-        if (orders != null) orders.ticker(t);
+        if (orders != null) orders.ticker(t); // the Reality pair's too: one engine (D223)
     }
 
     // --- ledger operations (D24, D34, D117; formulas.md Ledger)
@@ -339,7 +338,7 @@ final class RefModel {
             if (k.startsWith("unified/") && b.frozen.signum() > 0) out.add("frozen " + k);
         });
         if (reality.working(a.acct) > 0) out.add("working Reality orders");
-        if (orders.working(a.acct) > 0) out.add("working orders");
+        if (orders.working(a.acct, false) > 0) out.add("working orders");
         if (orders.pendingTpsl(a.acct)) out.add("pending TP/SL orders");
         if (sim.strategyOrders.stream().anyMatch(o -> o.owner() == a.acct && o.target().startsWith("/api/v3/trade/unfilled"))) out.add("pending strategy orders");
         return out;

@@ -16,7 +16,7 @@ import java.util.function.Function;
  * answer from the row itself, not from a guard. A row missing here fails every matrix until it is added.
  */
 final class RowRequests {
-    /** now: the service clock; orderRef: the clientOid of this account's Reality order (placed, then cancelled). */
+    /** now: the service clock; orderRef: the clientOid root of this account's orders (a Reality one: orderRef + "r"). */
     record Ctx(long now, String orderRef) {}
 
     record Request(String method, String target, String body) {
@@ -73,9 +73,10 @@ final class RowRequests {
         get(Endpoint.WITHDRAWAL_RECORDS, c -> "?startTime=" + (c.now() - DAY) + "&endTime=" + c.now());
         get(Endpoint.HISTORY_STRATEGY_ORDERS, "?category=SPOT");
         get(Endpoint.UNFILLED_STRATEGY_ORDERS, "?category=SPOT");
-        // A limit buy far under any AAPLX price the tests quote: it stays working until the cancel row cancels it.
-        post(Endpoint.PLACE_REALITY_ORDER, c -> "{\"symbol\":\"AAPLXUSDT\",\"side\":\"buy\",\"orderType\":\"limit\",\"qty\":\"2\",\"price\":\"1\",\"clientOid\":\"" + c.orderRef() + "\"}");
-        post(Endpoint.CANCEL_REALITY_ORDER, c -> "{\"symbol\":\"AAPLXUSDT\",\"clientOid\":\"" + c.orderRef() + "\"}");
+        // A limit buy far under any AAPLX price the tests quote: it stays working until the cancel row cancels it. Its
+        // clientOid is its own: Reality orders are engine orders, one clientOid per order of an account (D223).
+        post(Endpoint.PLACE_REALITY_ORDER, c -> "{\"symbol\":\"AAPLXUSDT\",\"side\":\"buy\",\"orderType\":\"limit\",\"qty\":\"2\",\"price\":\"1\",\"clientOid\":\"" + c.orderRef() + "r\"}");
+        post(Endpoint.CANCEL_REALITY_ORDER, c -> "{\"symbol\":\"AAPLXUSDT\",\"clientOid\":\"" + c.orderRef() + "r\"}");
         get(Endpoint.TICKERS, "?category=SPOT");
         get(Endpoint.PUBLIC_TIME, "");
         get(Endpoint.SPOT_SYMBOLS, "");

@@ -129,15 +129,18 @@ final class SimAdminOps {
      */
     private String fee(boolean inverse, int units) { return sim.decimal(0, units, inverse ? 6 : 2); }
 
-    /** The Reality pair's book moves (a random walk of the mid): resting orders it crosses fill (D82). */
+    /**
+     * The Reality pair's book moves (a random walk of the mid): resting orders it crosses fill (D223). Its level size, 0.01
+     * to 5, is often below an order's qty, so takers walk the synthetic levels.
+     */
     void realityTicker() {
         sim.model.realityMid = sim.model.realityMid.multiply(BigDecimal.valueOf(985 + sim.rnd.nextInt(31))).divide(BigDecimal.valueOf(1000), 2, RoundingMode.HALF_EVEN);
         BigDecimal spread = BigDecimal.valueOf(1 + sim.rnd.nextInt(50), 2);
         String ask = sim.model.realityMid.add(spread).toPlainString();
         String bid = sim.model.realityMid.subtract(spread).max(new BigDecimal("0.01")).toPlainString();
         sim.admin("ticker", "/admin/v1/tickers", "{\"category\":\"SPOT\",\"symbol\":\"" + SimWorld.REALITY + "\",\"lastPrice\":\"" + sim.model.realityMid
-                + "\",\"ask1Price\":\"" + ask + "\",\"bid1Price\":\"" + bid + "\",\"ask1Size\":\"" + sim.decimal(1, 10000, 2)
-                + "\",\"bid1Size\":\"" + sim.decimal(1, 10000, 2) + "\"}");
+                + "\",\"ask1Price\":\"" + ask + "\",\"bid1Price\":\"" + bid + "\",\"ask1Size\":\"" + sim.decimal(1, 500, 2)
+                + "\",\"bid1Size\":\"" + sim.decimal(1, 500, 2) + "\"}");
     }
 
     void futuresTicker() {

@@ -297,7 +297,10 @@ final class Simulation {
         StringBuilder b = new StringBuilder("{\"symbol\":\"" + symbol + "\",\"side\":\"" + side + "\",\"orderType\":\""
                 + (market ? "market" : "limit") + "\",\"qty\":\"" + qty + "\"");
         if (!market && rnd.nextInt(15) != 0) {
-            BigDecimal price = model.realityMid.multiply(BigDecimal.valueOf(970 + rnd.nextInt(61))).divide(BigDecimal.valueOf(1000), 2, RoundingMode.DOWN);
+            // Near the mid (it may cross and fill at once), or one in three far on its side, 5 to 15 % away: a crossing
+            // ticker fills a resting order in full (D223), so the far ones are what stays working to be cancelled.
+            int permille = rnd.nextInt(3) != 0 ? 970 + rnd.nextInt(61) : side.equals("sell") ? 1050 + rnd.nextInt(101) : 850 + rnd.nextInt(101);
+            BigDecimal price = model.realityMid.multiply(BigDecimal.valueOf(permille)).divide(BigDecimal.valueOf(1000), 2, RoundingMode.DOWN);
             b.append(",\"price\":\"").append(price.toPlainString()).append('"');
         }
         if (rnd.nextInt(3) == 0) b.append(",\"clientOid\":\"sim-").append(rnd.nextInt(model.clientOids + 1)).append('"');

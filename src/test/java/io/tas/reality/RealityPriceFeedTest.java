@@ -87,21 +87,15 @@ class RealityPriceFeedTest {
                 .isInstanceOf(io.tas.config.Config.Invalid.class).hasMessage("TAS_PRICE_FEED must be on or off (or true/false), not 'maybe'");
     }
 
+    /** D223: retired and ignored; a value other than on/off/true/false still stops the start, as before. */
     @Test
-    void simulatedExecutionAcceptsOnOffTrueFalse() {
-        assertThat(reality(Map.of(), true).simulatedExecution()).isTrue();
-        assertThat(reality(Map.of(), false).simulatedExecution()).isFalse();
-        assertThat(reality(Map.of("TAS_SIMULATED_EXECUTION", "TRUE"), false).simulatedExecution()).isTrue();
-        assertThat(reality(Map.of("TAS_SIMULATED_EXECUTION", "on"), false).simulatedExecution()).isTrue();
-        assertThat(reality(Map.of("TAS_SIMULATED_EXECUTION", "false"), true).simulatedExecution()).isFalse();
-        assertThat(reality(Map.of("TAS_SIMULATED_EXECUTION", "off"), true).simulatedExecution()).isFalse();
-        assertThatThrownBy(() -> reality(Map.of("TAS_SIMULATED_EXECUTION", "yes"), true))
+    void theRetiredSimulatedExecutionSettingIsStillChecked() {
+        for (String v : java.util.List.of("on", "off", "TRUE", "false")) {
+            assertThat(io.tas.config.Config.fromEnv(Map.of("TAS_SIMULATED_EXECUTION", v)).features().priceFeed().enabled()).isFalse();
+        }
+        assertThatThrownBy(() -> io.tas.config.Config.fromEnv(Map.of("TAS_SIMULATED_EXECUTION", "yes")))
                 .isInstanceOf(io.tas.config.Config.Invalid.class).hasMessage("TAS_SIMULATED_EXECUTION must be on or off (or true/false), not 'yes'");
     }
 
     private static RealityPriceFeed.Settings feed(Map<String, String> env) { return io.tas.config.Config.fromEnv(env).features().priceFeed(); }
-
-    private static RealityConfig reality(Map<String, String> env, boolean sandbox) {
-        return io.tas.config.Config.fromEnv(env).withSandbox(sandbox).reality();
-    }
 }
