@@ -79,6 +79,11 @@ class NodesTest {
             assertThat(counts.get(1, Long.class)).as("ledger_tx").isEqualTo(counts.get(0, Long.class));
             assertThat(dsl.fetchOne("select count(*) from journal j where not exists (select 1 from ledger_tx t where t.id = j.tx_id)")
                     .get(0, Long.class)).as("journal rows without their transaction").isZero();
+            // D224: one row per movement, each naming its counter account; no counter rows.
+            assertThat(dsl.fetchOne("select count(*) from journal where counter is null or uid is null").get(0, Long.class))
+                    .as("journal rows without a counter").isZero();
+            assertThat(dsl.fetchOne("select count(*) from journal j join ledger_tx t on t.id = j.tx_id where t.ref like 'mint-%'")
+                    .get(0, Long.class)).as("one row per deposit").isEqualTo(600L);
             assertThat(dsl.fetchOne("select count(distinct ref) from ledger_tx where ref like 'mint-%'").get(0, Long.class)).isEqualTo(600L);
         }
     }

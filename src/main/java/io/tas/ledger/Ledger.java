@@ -18,7 +18,7 @@ import java.util.function.Function;
 /**
  * The double-entry ledger (DESIGN: Ledger). Every change is one ledger transaction that locks the affected
  * balance rows first (in key order), checks that nothing goes negative, updates the rows and writes a
- * journal pair per movement: the user's row and the counter-account's, summing to zero per coin.
+ * journal row per movement: the user's side, naming the counter account whose side is its negation (D224).
  * Changes outside a caller's transaction go through {@link GroupCommit}: concurrent ones share a commit.
  */
 public final class Ledger implements AutoCloseable {
@@ -132,11 +132,12 @@ public final class Ledger implements AutoCloseable {
                 }
             }
             long txId = ids.next();
-            List<LedgerStore.JournalRow> journal = new ArrayList<>(movements.size() * 2);
+            // D224: one row per movement, naming its counter account; the counter's side is its negation, not a row.
+            List<LedgerStore.JournalRow> journal = new ArrayList<>(movements.size());
             for (Movement m : movements) {
                 BalanceKey k = m.key();
-                journal.add(new LedgerStore.JournalRow(txId, journal.size(), k.uid(), k.account().name(), m.field().name(), k.coin(), m.amount()));
-                journal.add(new LedgerStore.JournalRow(txId, journal.size(), null, null, m.counter().name(), k.coin(), m.amount().negate()));
+                journal.add(new LedgerStore.JournalRow(txId, journal.size(), k.uid(), k.account().name(), m.field().name(), k.coin(), m.amount(),
+                        m.counter().name()));
             }
             mine.putAll(next);
             staged.add(new Staged(txId, kind, ref, uid, clock.millis(), journal, records));
@@ -441,8 +442,12 @@ public final class Ledger implements AutoCloseable {
 
     private static boolean listed(Balance b) { return b.available().signum() != 0 || b.frozen().signum() != 0 || b.debt().signum() != 0; }
 
-    /** One journal row of an account: its transaction's ID, kind, ref and time, and the row's balance, field and amount. */
-    public record JournalLine(long txId, String kind, String ref, long time, String account, String field, String coin, BigDecimal amount) {}
+    /**
+     * One journal row of an account: its transaction's ID, kind, ref and time, and the row's balance, field, amount and
+     * counter account (D224; null on a row migrated without one, which the ledger check reports).
+     */
+    public record JournalLine(long txId, String kind, String ref, long time, String account, String field, String coin, BigDecimal amount,
+                              String counter) {}
 
     /** The account's newest journal rows (the admin console's ledger view), newest first. */
     public List<JournalLine> journal(long uid, int limit) { return db.read(dsl -> store.journal(dsl, uid, limit)); }
@@ -451,7 +456,10 @@ public final class Ledger implements AutoCloseable {
         return balances(key.uid()).stream().filter(b -> b.key().equals(key)).findFirst().orElse(Balance.empty(key));
     }
 
-    /** Conservation: balances equal their journal sums, every transaction sums to zero per coin, nothing is negative. */
+    /**
+     * Conservation: balances equal their journal sums, every journal row names its counter account (its other side, so
+     * each transaction sums to zero per coin, D224) and belongs to a written transaction, nothing is negative.
+     */
     public record Check(boolean ok, List<String> balanceMismatches, List<String> unbalancedTransactions, List<String> negativeBalances) {}
 
     public Check check() {

@@ -198,10 +198,11 @@ final class LedgerStore {
     /** The newest journal rows of uid with their transaction (kind, ref, time), newest first. */
     List<JournalLine> journal(DSLContext dsl, long uid, int limit) {
         return dsl.select(JOURNAL.TX_ID, LEDGER_TX.KIND, LEDGER_TX.REF, LEDGER_TX.CREATED_TIME, JOURNAL.ACCOUNT_TYPE, JOURNAL.FIELD,
-                        JOURNAL.COIN, JOURNAL.AMOUNT)
+                        JOURNAL.COIN, JOURNAL.AMOUNT, JOURNAL.COUNTER)
                 .from(JOURNAL).join(LEDGER_TX).on(LEDGER_TX.ID.eq(JOURNAL.TX_ID))
                 .where(JOURNAL.UID.eq(uid)).orderBy(JOURNAL.TX_ID.desc(), JOURNAL.SEQ.desc()).limit(limit)
-                .fetch(r -> new JournalLine(r.value1(), r.value2(), r.value3(), r.value4(), r.value5(), r.value6(), r.value7(), r.value8()));
+                .fetch(r -> new JournalLine(r.value1(), r.value2(), r.value3(), r.value4(), r.value5(), r.value6(), r.value7(), r.value8(),
+                        r.value9()));
     }
 
     private static Balance toBalance(io.tas.store.generated.tables.records.BalanceRecord r) {
@@ -214,16 +215,17 @@ final class LedgerStore {
     }
 
     /**
-     * What a ledger transaction did, as comparable text: its uid and its journal rows (user and counter rows,
-     * amounts without trailing zeros), sorted. Two postings with equal fingerprints moved the same money.
+     * What a ledger transaction did, as comparable text: its uid and its journal rows, each a movement with its counter
+     * account (amounts without trailing zeros), sorted. Two postings with equal fingerprints moved the same money. A row
+     * migrated without its counter (D224) names none and so never equals a retry: the ledger check reports it.
      */
     List<String> journalOf(DSLContext dsl, long txId) {
         Long uid = dsl.select(LEDGER_TX.UID).from(LEDGER_TX).where(LEDGER_TX.ID.eq(txId)).fetchOne(LEDGER_TX.UID);
         List<String> rows = new ArrayList<>();
         rows.add("tx " + uid);
-        dsl.select(JOURNAL.UID, JOURNAL.ACCOUNT_TYPE, JOURNAL.FIELD, JOURNAL.COIN, JOURNAL.AMOUNT).from(JOURNAL)
+        dsl.select(JOURNAL.UID, JOURNAL.ACCOUNT_TYPE, JOURNAL.FIELD, JOURNAL.COIN, JOURNAL.AMOUNT, JOURNAL.COUNTER).from(JOURNAL)
                 .where(JOURNAL.TX_ID.eq(txId))
-                .forEach(r -> rows.add(journalText(r.value1(), r.value2(), r.value3(), r.value4(), r.value5())));
+                .forEach(r -> rows.add(journalText(r.value1(), r.value2(), r.value3(), r.value4(), r.value5(), r.value6())));
         rows.sort(null);
         return rows;
     }
@@ -233,19 +235,22 @@ final class LedgerStore {
         List<String> rows = new ArrayList<>();
         rows.add("tx " + uid);
         for (Movement m : movements) {
-            rows.add(journalText(m.key().uid(), m.key().account().name(), m.field().name(), m.key().coin(), m.amount()));
-            rows.add(journalText(null, null, m.counter().name(), m.key().coin(), m.amount().negate()));
+            rows.add(journalText(m.key().uid(), m.key().account().name(), m.field().name(), m.key().coin(), m.amount(), m.counter().name()));
         }
         rows.sort(null);
         return rows;
     }
 
-    private static String journalText(Long uid, String account, String field, String coin, BigDecimal amount) {
-        return uid + "/" + account + "/" + field + "/" + coin + " " + amount.stripTrailingZeros().toPlainString();
+    /** D224: a journal row is a user row and its counter account, so the counter's name is part of the row's text. */
+    private static String journalText(Long uid, String account, String field, String coin, BigDecimal amount, String counter) {
+        return uid + "/" + account + "/" + field + "/" + coin + " " + amount.stripTrailingZeros().toPlainString() + " against " + counter;
     }
 
-    /** One journal row, the seq-th of its transaction: a user row (uid and account set) or a counter-account row (both null). */
-    record JournalRow(long txId, int seq, Long uid, String account, String field, String coin, BigDecimal amount) {}
+    /**
+     * One journal row, the seq-th of its transaction: a movement of the user's balance (uid, account, field) and the
+     * counter account it moved against, whose side is the negated amount (D224: no row of its own).
+     */
+    record JournalRow(long txId, int seq, long uid, String account, String field, String coin, BigDecimal amount, String counter) {}
 
     /**
      * Writes what a batch of ledger transactions did: each table's rows in one statement (PgCopy.insert: unnest arrays or,
@@ -256,7 +261,7 @@ final class LedgerStore {
         if (staged.isEmpty()) return;
         PgCopy.insert(dsl, TX_ROW, staged.stream().map(s -> new Object[]{s.txId(), s.kind(), s.ref(), s.uid(), s.time()}).toList());
         PgCopy.insert(dsl, JOURNAL_ROW, staged.stream().flatMap(s -> s.journal().stream())
-                .map(r -> new Object[]{r.txId(), r.seq(), r.uid(), r.account(), r.field(), r.coin(), r.amount()}).toList());
+                .map(r -> new Object[]{r.txId(), r.seq(), r.uid(), r.account(), r.field(), r.coin(), r.amount(), r.counter()}).toList());
         updateBalances(dsl, after);
         insertRecords(dsl, staged.stream().<TableRecord<?>>flatMap(s -> s.records().stream()).toList());
     }
@@ -264,7 +269,7 @@ final class LedgerStore {
     private static final PgCopy.Shape TX_ROW = PgCopy.shape(LEDGER_TX, List.of(LEDGER_TX.ID, LEDGER_TX.KIND, LEDGER_TX.REF, LEDGER_TX.UID,
             LEDGER_TX.CREATED_TIME));
     private static final PgCopy.Shape JOURNAL_ROW = PgCopy.shape(JOURNAL, List.of(JOURNAL.TX_ID, JOURNAL.SEQ, JOURNAL.UID,
-            JOURNAL.ACCOUNT_TYPE, JOURNAL.FIELD, JOURNAL.COIN, JOURNAL.AMOUNT));
+            JOURNAL.ACCOUNT_TYPE, JOURNAL.FIELD, JOURNAL.COIN, JOURNAL.AMOUNT, JOURNAL.COUNTER));
     private static final String UPDATE_BALANCES_PG = "update balance b set available = u.available, frozen = u.frozen, debt = u.debt"
             + " from unnest(?::numeric[], ?::numeric[], ?::numeric[], ?::bigint[], ?::text[], ?::text[])"
             + " as u(available, frozen, debt, uid, account_type, coin)"
@@ -311,7 +316,8 @@ final class LedgerStore {
     /**
      * Balance fields that differ from the sum of their journal rows (empty when conserved). One statement,
      * so PostgreSQL answers from one snapshot: each balance field counts positive, each journal row negative,
-     * and any (row, field) whose total is not zero is a mismatch.
+     * and any (row, field) whose total is not zero is a mismatch. A counter row V28 left (D224) has no balance and is
+     * reported by unbalancedTransactions instead.
      */
     List<String> balanceMismatches(DSLContext dsl) {
         return dsl.resultQuery("""
@@ -325,14 +331,16 @@ final class LedgerStore {
     }
 
     /**
-     * Ledger transactions whose journal rows do not sum to zero per coin, and journal rows of a transaction that was never
-     * written (the foreign key's job until D178): empty when double entry holds.
+     * Journal rows without a counter account, and journal rows of a transaction that was never written (the foreign key's
+     * job until D178): empty when double entry holds. D224: a row's counter side is its negated amount, so a transaction
+     * sums to zero per coin by construction once every row names its counter. Only V28 can leave a row without one: a
+     * user row whose counter row it did not find ("has no counter"), or a counter row no user row took ("is a counter row
+     * without its user row").
      */
     List<String> unbalancedTransactions(DSLContext dsl) {
-        List<String> out = new ArrayList<>(dsl.select(JOURNAL.TX_ID, JOURNAL.COIN, sum(JOURNAL.AMOUNT))
-                .from(JOURNAL).groupBy(JOURNAL.TX_ID, JOURNAL.COIN)
-                .having(sum(JOURNAL.AMOUNT).ne(BigDecimal.ZERO))
-                .fetch(r -> "tx " + r.value1() + " " + r.value2() + " sums to " + r.value3()));
+        List<String> out = new ArrayList<>(dsl.select(JOURNAL.TX_ID, JOURNAL.SEQ, JOURNAL.UID).from(JOURNAL)
+                .where(JOURNAL.COUNTER.isNull().or(JOURNAL.UID.isNull())).orderBy(JOURNAL.TX_ID, JOURNAL.SEQ)
+                .fetch(r -> "tx " + r.value1() + " seq " + r.value2() + (r.value3() == null ? " is a counter row without its user row" : " has no counter")));
         out.addAll(dsl.selectDistinct(JOURNAL.TX_ID).from(JOURNAL)
                 .whereNotExists(selectOne().from(LEDGER_TX).where(LEDGER_TX.ID.eq(JOURNAL.TX_ID)))
                 .fetch(r -> "tx " + r.value1() + " has journal rows but no ledger transaction"));

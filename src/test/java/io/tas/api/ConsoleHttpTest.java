@@ -152,7 +152,11 @@ class ConsoleHttpTest {
         assertThat(post(deposit, cookie, "csrf", csrf, "account", "unified", "coin", "USDT", "amount", amount.toPlainString(), "ref", "good-1").statusCode())
                 .isEqualTo(303);
         assertThat(usdt(cookie)).isEqualByComparingTo(before.add(amount));
-        assertThat(get(server.adminUrl() + "/console/accounts/" + UID, cookie).body()).contains("good-1");
+        // The ledger journal shows the deposit's one row with the counter account it moved against (D224).
+        String page = get(server.adminUrl() + "/console/accounts/" + UID, cookie).body();
+        assertThat(page).contains("<th>Amount</th><th>Counter</th><th>Time</th>");
+        assertThat(Pattern.compile("<td>deposit</td><td>good-1</td><td>unified</td><td>available</td><td>USDT</td><td class=\"n\">123.456789</td>"
+                + "<td>deposit</td>").matcher(page).results().count()).as(page).isEqualTo(1);
     }
 
     @Test

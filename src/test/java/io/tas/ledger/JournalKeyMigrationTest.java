@@ -1,7 +1,6 @@
 package io.tas.ledger;
 
 import io.tas.support.Databases;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
@@ -19,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * V24 (D216) rebuilds the journal keyed by (tx_id, seq): rows written before it keep every value, each transaction's rows
- * get seq 0, 1, ... in the order of their old IDs, and the new key refuses a second row at the same place.
+ * get seq 0, 1, ... in the order of their old IDs, and the new key refuses a second row at the same place. Checked in the
+ * schema before V28, which folds the counter rows into their user rows (D224).
  */
 @ParameterizedClass
 @EnumSource(Databases.Kind.class)
@@ -29,7 +29,7 @@ class JournalKeyMigrationTest {
     @Test
     void rowsWrittenBeforeKeepTheirValuesAndTheirOrderPerTransaction() throws Exception {
         try (Databases.TestDb db = Databases.create(kind)) {
-            flyway(db).target("23").load().migrate();
+            JournalCounterMigrationTest.flyway(db).target("23").load().migrate();
             try (Connection c = DriverManager.getConnection(db.url(), db.user(), ""); Statement s = c.createStatement()) {
                 s.execute("insert into ledger_tx (id, kind, ref, uid, created_time) values (500, 'deposit', 'a', 7, 1), (300, 'adjustment', null, 7, 2)");
                 // Transaction 500's rows have IDs on both sides of transaction 300's: the order is per transaction.
@@ -40,7 +40,8 @@ class JournalKeyMigrationTest {
                         + " (540, 300, null, null, 'adjustment', 'BTC', -0.000000000000000001),"
                         + " (505, 500, 7, 'UNIFIED', 'debt', 'USDT', 3)");
             }
-            flyway(db).load().migrate();
+            // Up to V27: V28 folds the counter rows into their user rows (D224, JournalCounterMigrationTest).
+            JournalCounterMigrationTest.migrateBeforeCounterColumn(db);
             try (Connection c = DriverManager.getConnection(db.url(), db.user(), ""); Statement s = c.createStatement()) {
                 List<String> rows = new ArrayList<>();
                 try (ResultSet rs = s.executeQuery("select tx_id, seq, uid, account_type, field, coin, amount from journal order by tx_id, seq")) {
@@ -59,9 +60,5 @@ class JournalKeyMigrationTest {
                         + " values (500, 2, null, null, 'deposit', 'USDT', 0)")).isInstanceOf(java.sql.SQLException.class);
             }
         }
-    }
-
-    private static org.flywaydb.core.api.configuration.FluentConfiguration flyway(Databases.TestDb db) {
-        return Flyway.configure().dataSource(db.url(), db.user(), "").locations("classpath:db/migration");
     }
 }

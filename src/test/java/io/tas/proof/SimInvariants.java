@@ -13,8 +13,8 @@ import java.util.Map;
 
 /**
  * The invariants of issue 12 item 1, read from outside through the admin API and the public reads:
- * conservation per coin (GET /admin/v1/ledger/check: every balance equals its journal, every transaction sums to zero
- * per coin, D18), no negative available balance without a debt that covers it, settings consistent with positions (an
+ * conservation per coin (GET /admin/v1/ledger/check: every balance equals its journal, every journal row names its
+ * counter account, so every transaction sums to zero per coin, D18, D224), no negative available balance without a debt that covers it, settings consistent with positions (an
  * open position has the account's hold mode, D44/D51, and its contract's configured margin mode and leverage, D46),
  * and every acknowledged record readable: Reality orders, fills, withdrawals, deposit records, history positions (v3 for
  * a unified owner, v2 for the classic one), strategy orders (unfilled or history row), profit summaries, loan terms

@@ -198,9 +198,10 @@ final class AccountPages {
         List<String> rows = new ArrayList<>();
         for (Ledger.JournalLine l : reads.ledger().journal(uid, ROWS)) {
             rows.add(tr("data-tx-id=\"" + l.txId() + "\"", td(l.txId()), td(l.kind()), td(l.ref()), td(l.account()), td(l.field()),
-                    td(l.coin()), num(l.amount()), td(time(l.time()))));
+                    td(l.coin()), num(l.amount()), td(l.counter()), td(time(l.time()))));
         }
-        return table("journal", List.of("Tx", "Kind", "Ref", "Account", "Field", "Coin", "Amount", "Time"), rows, "No ledger entries.");
+        // D224: the counter account the row moved against (its other side, no row of its own).
+        return table("journal", List.of("Tx", "Kind", "Ref", "Account", "Field", "Coin", "Amount", "Counter", "Time"), rows, "No ledger entries.");
     }
 
     private String keys(long uid, Session s) {
