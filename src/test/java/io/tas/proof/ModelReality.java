@@ -26,6 +26,11 @@ final class ModelReality {
 
     int working(SimWorld.Acct a) { return orders().working(a, true); }
 
+    /** The IDs of a's working Reality orders (the simulation cancels these most often: most others filled at once). */
+    List<String> workingIds(SimWorld.Acct a) {
+        return orders().working.stream().filter(o -> o.owner == a && o.reality).map(o -> o.id).toList();
+    }
+
     void place(ModelAccount a, JsonNode b, Reply r) {
         String category = b.path("category").asText("SPOT"), side = b.path("side").asText(), type = b.path("orderType").asText();
         String clientOid = b.has("clientOid") ? b.get("clientOid").asText() : null;

@@ -314,9 +314,14 @@ final class Simulation {
 
     private void cancelReality(Acct a) {
         List<String> mine = model.realityOrders.getOrDefault(a, List.of());
+        List<String> working = ref.reality.workingIds(a);
         int r = rnd.nextInt(10);
         String body;
-        if (r < 6 && !mine.isEmpty()) {
+        if (r < 4 && !working.isEmpty()) {
+            // D223: a crossing order fills at once and a crossing ticker fills a resting one in full, so most placed
+            // orders are done: a working one, as the reference model has it, is what a cancel is accepted for.
+            body = "{\"symbol\":\"" + SimWorld.REALITY + "\",\"orderId\":\"" + working.get(rnd.nextInt(working.size())) + "\"}";
+        } else if (r < 6 && !mine.isEmpty()) {
             // recent orders are the ones still working
             String id = mine.get(Math.max(0, mine.size() - 1 - rnd.nextInt(Math.min(mine.size(), 6))));
             body = "{\"symbol\":\"" + (rnd.nextInt(10) == 0 ? "BTCUSDT" : SimWorld.REALITY) + "\",\"orderId\":\"" + id + "\"}";
