@@ -60,9 +60,21 @@ public final class StreamHub implements AutoCloseable {
      */
     static final int LANES = 4;
     private final ExecutorService[] lanes = new ExecutorService[LANES];
-    /** Accounts whose balances changed and are not pushed yet, by lane, with when the first such commit was heard. */
-    private final java.util.List<java.util.concurrent.ConcurrentHashMap<Long, Long>> pendingAccounts = new java.util.ArrayList<>();
+    /** Accounts whose balances changed and are not pushed yet, by lane, with when the first and the last such commit was heard. */
+    private final java.util.List<java.util.concurrent.ConcurrentHashMap<Long, Heard>> pendingAccounts = new java.util.ArrayList<>();
+
+    /** When an account's waiting commits were heard: the first (the push's lag counts from it) and the last (D226). */
+    private record Heard(long first, long last) {
+        Heard and(Heard later) { return new Heard(first, later.last); }
+    }
     private final java.util.concurrent.atomic.AtomicBoolean[] drainScheduled = new java.util.concurrent.atomic.AtomicBoolean[LANES];
+    /**
+     * D226: when each account's last drain began its read, by lane (touched by the lane's thread only). A commit heard
+     * before that moment was seen by that read, so a drain it scheduled meanwhile has nothing new to push.
+     */
+    private final java.util.List<java.util.Map<Long, Long>> readSince = new java.util.ArrayList<>();
+    /** Accounts a lane remembers readSince for; beyond it the oldest are forgotten (then at worst one state twice). */
+    static final int READ_SINCE_ACCOUNTS = 10_000;
     /** Order commits heard and not pushed yet, by lane, in the order heard (D207). */
     private final java.util.List<java.util.concurrent.ConcurrentLinkedQueue<OrderNote>> pendingOrders = new java.util.ArrayList<>();
     private final java.util.concurrent.atomic.AtomicBoolean[] ordersScheduled = new java.util.concurrent.atomic.AtomicBoolean[LANES];
@@ -99,6 +111,10 @@ public final class StreamHub implements AutoCloseable {
             lanes[i] = Executors.newSingleThreadExecutor(db.pushReaders(Thread.ofPlatform().daemon().name("tas-stream-account-" + i).factory()));
             pendingAccounts.add(new java.util.concurrent.ConcurrentHashMap<>());
             drainScheduled[i] = new java.util.concurrent.atomic.AtomicBoolean();
+            readSince.add(new java.util.LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(java.util.Map.Entry<Long, Long> eldest) { return size() > READ_SINCE_ACCOUNTS; }
+            });
             pendingOrders.add(new java.util.concurrent.ConcurrentLinkedQueue<>());
             ordersScheduled[i] = new java.util.concurrent.atomic.AtomicBoolean();
         }
@@ -560,27 +576,40 @@ public final class StreamHub implements AutoCloseable {
         for (long uid : uids) {
             if (!byUid.containsKey(uid)) continue;
             int lane = laneOf(uid);
-            pendingAccounts.get(lane).putIfAbsent(uid, origin);
+            pendingAccounts.get(lane).merge(uid, new Heard(origin, origin), Heard::and);
             schedule(drainScheduled, lane, this::drainAccounts);
         }
     }
+
+    /** Runs on a lane just before a drain reads its accounts (tests hold a drain there while a commit lands; D226). */
+    private volatile Runnable beforeAccountRead = () -> { };
+
+    public void beforeAccountRead(Runnable r) { beforeAccountRead = r == null ? () -> { } : r; }
 
     /** Accounts one drain pushes at most: their balances and open positions are read in one statement each. */
     static final int DRAIN_ACCOUNTS = 1_000;
 
     private void drainAccounts(int lane) {
         drainScheduled[lane].set(false); // a commit after this point schedules another drain
-        java.util.concurrent.ConcurrentHashMap<Long, Long> pending = pendingAccounts.get(lane);
+        java.util.concurrent.ConcurrentHashMap<Long, Heard> pending = pendingAccounts.get(lane);
         java.util.Map<Long, Long> originByUid = new java.util.LinkedHashMap<>();
+        java.util.Map<Long, Long> seen = readSince.get(lane);
         for (java.util.Iterator<Long> it = pending.keySet().iterator(); it.hasNext() && originByUid.size() < DRAIN_ACCOUNTS; ) {
             Long uid = it.next();
-            Long origin = pending.remove(uid);
-            if (origin != null) originByUid.put(uid, origin);
+            Heard heard = pending.remove(uid);
+            if (heard == null) continue;
+            // D226: every waiting commit was heard before the last drain's read of this account began: it showed them.
+            Long since = seen.get(uid);
+            if (since != null && heard.last() - since < 0) continue;
+            originByUid.put(uid, heard.first());
         }
         if (!pending.isEmpty()) schedule(drainScheduled, lane, this::drainAccounts); // the rest, next on this lane
         if (originByUid.isEmpty()) return;
         AccountReads reads;
         try {
+            beforeAccountRead.run();
+            long readStart = System.nanoTime();
+            for (Long uid : originByUid.keySet()) seen.put(uid, readStart);
             reads = readAccounts(originByUid.keySet());
         } catch (RuntimeException e) {
             LOG.warn("reading the accounts to push failed: {}", e.getClass().getSimpleName());

@@ -183,6 +183,10 @@ public final class TradingService {
     private Result placeOnce(Place c) {
         Instrument inst = market.instrument(c.category(), c.symbol());
         check(c, inst);
+        // §4.7: Reality pairs are for allow-listed UIDs; the engine's own rows keep that gate on them too (D223).
+        if (inst.reality() && !c.reality() && !accounts.find(c.uid()).map(a -> a.realityAllowed()).orElse(false)) {
+            throw new ApiException(ErrorCode.PERMISSION_DENIED, "reality allow-list");
+        }
         if (c.clientOid() != null) {
             Optional<TradeOrder> earlier = db.read(dsl -> store.byClientOid(dsl, c.uid(), c.clientOid()));
             if (earlier.isPresent()) return replay(earlier.get(), c);

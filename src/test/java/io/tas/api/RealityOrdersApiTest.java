@@ -202,6 +202,24 @@ class RealityOrdersApiTest extends EngineServerTest {
         admin.assertConserved();
     }
 
+    /** §4.7: a Reality pair is for allow-listed UIDs on the engine's own rows too (D223): the allow-list is not bypassed. */
+    @Test
+    void theV3OrderRowsKeepTheAllowListOnARealityPair() {
+        ApiClient c = setUp("200.5", "200.25", false, "USDT", "1000");
+        String v3 = "{\"category\":\"SPOT\",\"symbol\":\"" + symbol + "\",\"side\":\"buy\",\"orderType\":\"limit\",\"qty\":\"2\",\"price\":\"150\"}";
+        assertError(c.post("/api/v3/trade/place-order", v3), "40014");
+        // A batch line on the pair fails alone with the same code.
+        Reply batch = c.post("/api/v3/trade/place-batch", "[" + v3 + "]");
+        ok(batch);
+        assertThat(batch.data().get(0).get("code").asText()).isEqualTo("40014");
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "1000/0/0");
+        // Allow-listed, the same order rests: 2 x 150 = 300 USDT frozen.
+        ok(admin.post("/admin/v1/accounts/" + uid + "/reality-allow-list", "{\"allowed\":true}"));
+        ok(c.post("/api/v3/trade/place-order", v3));
+        assertThat(admin.balances(uid)).containsEntry("unified/USDT", "700/300/0");
+        admin.assertConserved();
+    }
+
     /** D223: a Reality order is pushed on the order and fill channels as every engine order, after its commit. */
     @Test
     void aRealityOrderItsFillAndACancelArePushed() throws Exception {

@@ -51,6 +51,12 @@ class StreamApiTest extends EngineServerTest {
         return r.data().path("orderId").asText();
     }
 
+    /** A deposit of USDT into the test account's unified balance, under a ref of its own. */
+    private void deposit(String amount, String ref) {
+        ok(admin.post("/admin/v1/ledger/deposit", "{\"uid\":" + uid + ",\"account\":\"unified\",\"coin\":\"USDT\",\"amount\":\""
+                + amount + "\",\"ref\":\"" + ref + "-" + uid + "\"}"));
+    }
+
     private static boolean is(JsonNode n, String topic, String action) {
         return topic.equals(n.path("arg").path("topic").asText()) && action.equals(n.path("action").asText());
     }
@@ -193,6 +199,47 @@ class StreamApiTest extends EngineServerTest {
             assertThat(balances).hasSize(6); // six different balances: a push of another account's would not match its REST row
         } finally {
             for (StreamClient ws : clients) ws.close();
+        }
+    }
+
+    /**
+     * D226: a commit that lands while a drain of its account is about to read is shown by that read, and its own drain
+     * pushes nothing more: a state is pushed once. The first deposit's drain is held before its read while a second
+     * deposit commits; one push then shows both (1000 + 5 + 7 = 1012), none repeats it, and a third deposit is pushed.
+     */
+    @Test
+    void aCommitLandingBeforeADrainsReadIsPushedOnce() throws Exception {
+        Credentials creds = setUp();
+        io.tas.stream.StreamHub hub = server.app.streams();
+        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1), release = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
+        try (StreamClient ws = new StreamClient(server.baseUrl(), "/v3/ws/private")) {
+            ws.login(creds, server.clock.millis(), null);
+            ws.next(n -> "login".equals(n.path("event").asText()));
+            ws.send("{\"op\":\"subscribe\",\"args\":[{\"instType\":\"UTA\",\"topic\":\"account\"}]}");
+            ws.next(n -> is(n, "account", "snapshot"));
+            hub.beforeAccountRead(() -> {
+                if (!first.getAndSet(false)) return;
+                held.countDown();
+                try {
+                    release.await(10, java.util.concurrent.TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            try {
+                deposit("5", "d226-a");
+                assertThat(held.await(10, java.util.concurrent.TimeUnit.SECONDS)).as("the first drain reached its read").isTrue();
+                deposit("7", "d226-b"); // committed and heard while that drain waits
+            } finally {
+                release.countDown();
+                hub.beforeAccountRead(null);
+            }
+            JsonNode both = ws.next(n -> is(n, "account", "update"));
+            assertThat(coin(both, "USDT", "available")).isEqualByComparingTo("1012");
+            deposit("1", "d226-c");
+            JsonNode third = ws.next(n -> is(n, "account", "update"));
+            assertThat(coin(third, "USDT", "available")).as("the push after the held one (1012 pushed twice without D226)").isEqualByComparingTo("1013");
         }
     }
 

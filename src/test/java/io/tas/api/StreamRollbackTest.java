@@ -107,14 +107,17 @@ class StreamRollbackTest {
                 // busy lane pushes several commits' state once (D187's coalescing), so some may be skipped; none repeats
                 // (a push for a rolled-back or refused order would repeat the state before it) and none is another figure
                 // (a rolled-back fill's balances).
-                List<BigDecimal> locked = rest.stream().filter(n -> "account".equals(n.path("arg").path("topic").asText()) && n.has("action"))
-                        .map(n -> coin(n, "locked")).toList();
+                List<JsonNode> accountPushes = rest.stream().filter(n -> "account".equals(n.path("arg").path("topic").asText()) && n.has("action")).toList();
+                List<BigDecimal> locked = accountPushes.stream().map(n -> coin(n, "locked")).toList();
+                // Every account push as action locked/available@ts: what a failure below prints.
+                String seen = String.join(" ", accountPushes.stream().map(n -> n.path("action").asText() + " " + coin(n, "locked").toPlainString()
+                        + "/" + coin(n, "available").toPlainString() + "@" + n.path("ts").asText()).toList());
                 assertThat(locked).isNotEmpty().hasSizeLessThanOrEqualTo(25);
                 for (int i = 0; i < locked.size(); i++) {
                     BigDecimal l = locked.get(i);
                     assertThat(l.remainder(BigDecimal.valueOf(90)).signum()).as("update %d: %s locked is a committed state", i, l).isZero();
                     assertThat(l).isBetween(BigDecimal.valueOf(90), BigDecimal.valueOf(2250));
-                    if (i > 0) assertThat(l).as("update %d after %s", i, locked.get(i - 1)).isGreaterThan(locked.get(i - 1));
+                    if (i > 0) assertThat(l).as("update %d after %s; pushes: %s", i, locked.get(i - 1), seen).isGreaterThan(locked.get(i - 1));
                 }
                 System.out.printf("%s: %d account updates for 25 committed orders (the rest coalesced)%n", kind, locked.size());
             }
