@@ -38,6 +38,8 @@ public final class StreamConnection implements WsListener {
         private final ObjectNode arg;
         private final String argJson;
         private volatile boolean ready;
+        /** The data of the last state this subscription was pushed (account and position channels; D226). */
+        private volatile String shown;
 
         Sub(StreamConnection owner, StreamChannel channel, ObjectNode arg) {
             this.owner = owner;
@@ -56,6 +58,16 @@ public final class StreamConnection implements WsListener {
         boolean ready() { return ready; }
 
         void ready(boolean r) { ready = r; }
+
+        /**
+         * D226: whether this state is the one last pushed here, remembering it otherwise. A state channel shows what is, so
+         * the same state again tells the client nothing (a drain that read a commit its predecessor showed already).
+         */
+        boolean alreadyShows(Data d) {
+            if (d.json.equals(shown)) return true;
+            shown = d.json;
+            return false;
+        }
     }
 
     private final StreamHub hub;

@@ -60,21 +60,9 @@ public final class StreamHub implements AutoCloseable {
      */
     static final int LANES = 4;
     private final ExecutorService[] lanes = new ExecutorService[LANES];
-    /** Accounts whose balances changed and are not pushed yet, by lane, with when the first and the last such commit was heard. */
-    private final java.util.List<java.util.concurrent.ConcurrentHashMap<Long, Heard>> pendingAccounts = new java.util.ArrayList<>();
-
-    /** When an account's waiting commits were heard: the first (the push's lag counts from it) and the last (D226). */
-    private record Heard(long first, long last) {
-        Heard and(Heard later) { return new Heard(first, later.last); }
-    }
+    /** Accounts whose balances changed and are not pushed yet, by lane, with when the first such commit was heard. */
+    private final java.util.List<java.util.concurrent.ConcurrentHashMap<Long, Long>> pendingAccounts = new java.util.ArrayList<>();
     private final java.util.concurrent.atomic.AtomicBoolean[] drainScheduled = new java.util.concurrent.atomic.AtomicBoolean[LANES];
-    /**
-     * D226: when each account's last drain began its read, by lane (touched by the lane's thread only). A commit heard
-     * before that moment was seen by that read, so a drain it scheduled meanwhile has nothing new to push.
-     */
-    private final java.util.List<java.util.Map<Long, Long>> readSince = new java.util.ArrayList<>();
-    /** Accounts a lane remembers readSince for; beyond it the oldest are forgotten (then at worst one state twice). */
-    static final int READ_SINCE_ACCOUNTS = 10_000;
     /** Order commits heard and not pushed yet, by lane, in the order heard (D207). */
     private final java.util.List<java.util.concurrent.ConcurrentLinkedQueue<OrderNote>> pendingOrders = new java.util.ArrayList<>();
     private final java.util.concurrent.atomic.AtomicBoolean[] ordersScheduled = new java.util.concurrent.atomic.AtomicBoolean[LANES];
@@ -111,10 +99,6 @@ public final class StreamHub implements AutoCloseable {
             lanes[i] = Executors.newSingleThreadExecutor(db.pushReaders(Thread.ofPlatform().daemon().name("tas-stream-account-" + i).factory()));
             pendingAccounts.add(new java.util.concurrent.ConcurrentHashMap<>());
             drainScheduled[i] = new java.util.concurrent.atomic.AtomicBoolean();
-            readSince.add(new java.util.LinkedHashMap<>(16, 0.75f, true) {
-                @Override
-                protected boolean removeEldestEntry(java.util.Map.Entry<Long, Long> eldest) { return size() > READ_SINCE_ACCOUNTS; }
-            });
             pendingOrders.add(new java.util.concurrent.ConcurrentLinkedQueue<>());
             ordersScheduled[i] = new java.util.concurrent.atomic.AtomicBoolean();
         }
@@ -345,7 +329,11 @@ public final class StreamHub implements AutoCloseable {
                 StreamChannel ch = s.channel();
                 switch (ch.kind()) {
                     // websocket-wire.md: account and position answer a snapshot at once (position "data":[] when flat).
-                    case ACCOUNT, POSITION -> c.push(s, "snapshot", privateView(c.uid(), ch, new OpenPositions(c.uid()), null), ts);
+                    case ACCOUNT, POSITION -> {
+                        StreamConnection.Data data = StreamConnection.Data.of(privateView(c.uid(), ch, new OpenPositions(c.uid()), null));
+                        s.alreadyShows(data); // the state the updates after it are compared with (D226)
+                        c.push(s, "snapshot", data, ts);
+                    }
                     case TICKER -> market.ticker(ch.category(), ch.target())
                             .ifPresent(t -> c.push(s, "snapshot", List.of(ch.v2() ? StreamViewsV2.ticker(t) : StreamViews.ticker(t)), ts));
                     case BOOK, INCREMENTAL_BOOK, TRADE, CANDLE -> marketPushes.snapshot(followers(ch.category(), ch.target()), c, s, ts);
@@ -576,7 +564,7 @@ public final class StreamHub implements AutoCloseable {
         for (long uid : uids) {
             if (!byUid.containsKey(uid)) continue;
             int lane = laneOf(uid);
-            pendingAccounts.get(lane).merge(uid, new Heard(origin, origin), Heard::and);
+            pendingAccounts.get(lane).putIfAbsent(uid, origin);
             schedule(drainScheduled, lane, this::drainAccounts);
         }
     }
@@ -591,25 +579,18 @@ public final class StreamHub implements AutoCloseable {
 
     private void drainAccounts(int lane) {
         drainScheduled[lane].set(false); // a commit after this point schedules another drain
-        java.util.concurrent.ConcurrentHashMap<Long, Heard> pending = pendingAccounts.get(lane);
+        java.util.concurrent.ConcurrentHashMap<Long, Long> pending = pendingAccounts.get(lane);
         java.util.Map<Long, Long> originByUid = new java.util.LinkedHashMap<>();
-        java.util.Map<Long, Long> seen = readSince.get(lane);
         for (java.util.Iterator<Long> it = pending.keySet().iterator(); it.hasNext() && originByUid.size() < DRAIN_ACCOUNTS; ) {
             Long uid = it.next();
-            Heard heard = pending.remove(uid);
-            if (heard == null) continue;
-            // D226: every waiting commit was heard before the last drain's read of this account began: it showed them.
-            Long since = seen.get(uid);
-            if (since != null && heard.last() - since < 0) continue;
-            originByUid.put(uid, heard.first());
+            Long origin = pending.remove(uid);
+            if (origin != null) originByUid.put(uid, origin);
         }
         if (!pending.isEmpty()) schedule(drainScheduled, lane, this::drainAccounts); // the rest, next on this lane
         if (originByUid.isEmpty()) return;
         AccountReads reads;
         try {
             beforeAccountRead.run();
-            long readStart = System.nanoTime();
-            for (Long uid : originByUid.keySet()) seen.put(uid, readStart);
             reads = readAccounts(originByUid.keySet());
         } catch (RuntimeException e) {
             LOG.warn("reading the accounts to push failed: {}", e.getClass().getSimpleName());
@@ -626,6 +607,8 @@ public final class StreamHub implements AutoCloseable {
                     try {
                         StreamConnection.Data data = views.computeIfAbsent(ch.key(),
                                 k -> StreamConnection.Data.of(privateView(uid, ch, open, reads.balances().get(uid))));
+                        // D226: the state this subscription was pushed last is not pushed again.
+                        if (s.alreadyShows(data)) continue;
                         // websocket-wire.md: the v3 topics push `update` after the snapshot; the v2 channels push snapshots.
                         c.push(s, ch.v2() ? "snapshot" : "update", data, ts);
                     } catch (RuntimeException e) {

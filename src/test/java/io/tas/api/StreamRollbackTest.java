@@ -105,8 +105,8 @@ class StreamRollbackTest {
                 assertThat(orderPushes).as("each committed order pushed once").isEqualTo(committed.size());
                 // Account updates show committed states only, in commit order: 90, 180, ..., 2250 locked before the last. A
                 // busy lane pushes several commits' state once (D187's coalescing), so some may be skipped; none repeats
-                // (a push for a rolled-back or refused order would repeat the state before it) and none is another figure
-                // (a rolled-back fill's balances).
+                // (a subscription is never pushed the state it shows, D226) and none is another figure (a rolled-back
+                // fill's balances).
                 List<JsonNode> accountPushes = rest.stream().filter(n -> "account".equals(n.path("arg").path("topic").asText()) && n.has("action")).toList();
                 List<BigDecimal> locked = accountPushes.stream().map(n -> coin(n, "locked")).toList();
                 // Every account push as action locked/available@ts: what a failure below prints.
