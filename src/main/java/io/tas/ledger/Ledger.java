@@ -355,6 +355,7 @@ public final class Ledger implements AutoCloseable {
     /** As postOnce, with a check of the locked rows (say, Locked.unified) that may refuse the posting first. */
     public Posted postOnce(String kind, String ref, long uid, List<Movement> movements, java.util.function.Consumer<Locked> check) {
         checkRef(ref);
+        checkRepeatable(kind);
         Optional<Long> earlier = db.read(dsl -> store.txByRef(dsl, kind, ref));
         if (earlier.isPresent()) return db.read(dsl -> repeat(dsl, earlier.get(), ref, uid, movements));
         try {
@@ -378,6 +379,7 @@ public final class Ledger implements AutoCloseable {
      */
     public Posted postOnce(Tx tx, String kind, String ref, long uid, List<Movement> movements, java.util.function.Consumer<Locked> check) {
         checkRef(ref);
+        checkRepeatable(kind);
         Optional<Long> earlier = store.txByRef(tx.dsl(), kind, ref);
         if (earlier.isPresent()) return repeat(tx.dsl(), earlier.get(), ref, uid, movements);
         return new Posted(submit(tx, touched(movements), rows -> {
@@ -394,6 +396,11 @@ public final class Ledger implements AutoCloseable {
     }
 
     /** A caller reference fits the column: required, at most MAX_REF_LENGTH characters. */
+    /** D227: a kind whose repeats the (kind, ref) index does not hold on PostgreSQL cannot be posted once. */
+    private static void checkRepeatable(String kind) {
+        if (kind.equals(ORDER_PLACE)) throw new IllegalArgumentException(kind + " transactions are not found by their ref");
+    }
+
     public static void checkRef(String ref) {
         if (ref == null || ref.isBlank()) throw new ApiException(ErrorCode.PARAM_EMPTY, "ref");
         if (ref.length() > MAX_REF_LENGTH) {
@@ -484,6 +491,11 @@ public final class Ledger implements AutoCloseable {
     }
 
     /** An amount computed with more precision, rounded to what the ledger stores. */
+    /** An engine order's placement: its ref is its orderId, for the record; no repeat is looked up by it (D227). */
+    public static final String ORDER_PLACE = "order_place";
+    /** The ledger transactions the unique (kind, ref) index holds on PostgreSQL (V31): those a repeat is found by. */
+    public static final String REPEATABLE = "ref is not null and kind <> '" + ORDER_PLACE + "'";
+
     public static BigDecimal scaled(BigDecimal v) { return v.setScale(SCALE, java.math.RoundingMode.HALF_EVEN); }
 
     /**

@@ -210,8 +210,12 @@ final class LedgerStore {
                 r.getAvailable(), r.getFrozen(), r.getDebt());
     }
 
-    Optional<Long> txByRef(DSLContext dsl, String kind, String ref) {
-        return dsl.select(LEDGER_TX.ID).from(LEDGER_TX).where(LEDGER_TX.KIND.eq(kind).and(LEDGER_TX.REF.eq(ref))).fetchOptional(LEDGER_TX.ID);
+    Optional<Long> txByRef(DSLContext dsl, String kind, String ref) { return txByRefQuery(dsl, kind, ref).fetchOptional(LEDGER_TX.ID); }
+
+    /** The repeat lookup, with the partial index's own predicate, so that PostgreSQL's generic plan may use it (D227). */
+    static org.jooq.ResultQuery<org.jooq.Record1<Long>> txByRefQuery(DSLContext dsl, String kind, String ref) {
+        return dsl.select(LEDGER_TX.ID).from(LEDGER_TX).where(LEDGER_TX.KIND.eq(kind).and(LEDGER_TX.REF.eq(ref)))
+                .and(condition(Ledger.REPEATABLE));
     }
 
     /**

@@ -475,7 +475,7 @@ public final class TradingService {
             // No ref on the makers' side: a resting order fills many times, and ledger refs are unique per kind.
             for (var e : moves.entrySet()) {
                 boolean isTaker = e.getKey() == taker0.uid();
-                rows.post(isTaker ? "order_place" : "order_fill", isTaker ? Long.toString(taker0.orderId()) : null, e.getKey(), e.getValue());
+                rows.post(isTaker ? Ledger.ORDER_PLACE : "order_fill", isTaker ? Long.toString(taker0.orderId()) : null, e.getKey(), e.getValue());
             }
             rows.alsoWrite(new OrderWrite(taker, true));
             makers.values().forEach(m -> rows.alsoWrite(new OrderWrite(m, false)));
@@ -523,7 +523,7 @@ public final class TradingService {
             try {
                 ledger.submit(tx, List.of(key), rows -> {
                     if (rows.get(key).available().compareTo(taker0.frozen()) < 0) throw new ApiException(ErrorCode.INSUFFICIENT_MARGIN);
-                    return rows.post("order_place", Long.toString(taker0.orderId()), taker0.uid(), List.of(
+                    return rows.post(Ledger.ORDER_PLACE, Long.toString(taker0.orderId()), taker0.uid(), List.of(
                             move(key, Field.available, taker0.frozen().negate(), Counter.order), move(key, Field.frozen, taker0.frozen(), Counter.order)));
                 });
             } catch (ApiException e) {
