@@ -29,7 +29,7 @@ class JournalKeyMigrationTest {
     @Test
     void rowsWrittenBeforeKeepTheirValuesAndTheirOrderPerTransaction() throws Exception {
         try (Databases.TestDb db = Databases.create(kind)) {
-            JournalCounterMigrationTest.flyway(db).target("23").load().migrate();
+            db.flyway().target("23").load().migrate();
             try (Connection c = DriverManager.getConnection(db.url(), db.user(), ""); Statement s = c.createStatement()) {
                 s.execute("insert into ledger_tx (id, kind, ref, uid, created_time) values (500, 'deposit', 'a', 7, 1), (300, 'adjustment', null, 7, 2)");
                 // Transaction 500's rows have IDs on both sides of transaction 300's: the order is per transaction.

@@ -1,7 +1,6 @@
 package io.tas.reality;
 
 import io.tas.support.Databases;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
@@ -31,7 +30,7 @@ class RealityOrderMigrationTest {
     @Test
     void realityOrdersBecomeSpotOrdersOfTheEngine() throws Exception {
         try (Databases.TestDb db = Databases.create(kind)) {
-            flyway(db).target("25").load().migrate();
+            db.flyway().target("25").load().migrate();
             try (Connection c = DriverManager.getConnection(db.url(), db.user(), ""); Statement s = c.createStatement()) {
                 String cols = "(uid, order_id, client_oid, category, symbol, base_coin, quote_coin, side, order_type, price, qty, frozen_coin,"
                         + " frozen, filled_qty, filled_amount, status, c_time, u_time)";
@@ -50,7 +49,7 @@ class RealityOrderMigrationTest {
                         + " (7, 2, 1001, 'AAPLXUSDT', 'limit', 'buy', 100, 0.5, 50, 'maker', 'no', 'AAPLX', 0, -0.0005, 12, 12, 'SPOT', '{}'),"
                         + " (7, 3, 1002, 'AAPLXUSDT', 'market', 'sell', 200, 2, 400, 'taker', 'yes', 'BGB', -0.05, -0.05, 31, 31, 'MARGIN', '{}')");
             }
-            flyway(db).load().migrate();
+            db.flyway().load().migrate();
             try (Connection c = DriverManager.getConnection(db.url(), db.user(), ""); Statement s = c.createStatement()) {
                 List<String> rows = new ArrayList<>();
                 try (ResultSet rs = s.executeQuery("select order_id, uid, client_oid, category, side, order_type, time_in_force, price, qty,"
@@ -77,7 +76,4 @@ class RealityOrderMigrationTest {
         return v instanceof BigDecimal d ? (d.signum() == 0 ? "0" : d.stripTrailingZeros().toPlainString()) : String.valueOf(v);
     }
 
-    private static org.flywaydb.core.api.configuration.FluentConfiguration flyway(Databases.TestDb db) {
-        return Flyway.configure().dataSource(db.url(), db.user(), "").locations("classpath:db/migration");
-    }
 }

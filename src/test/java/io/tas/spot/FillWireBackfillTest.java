@@ -1,7 +1,6 @@
 package io.tas.spot;
 
 import io.tas.support.Databases;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.Parameter;
 import org.junit.jupiter.params.ParameterizedClass;
@@ -47,7 +46,7 @@ class FillWireBackfillTest {
     @Test
     void rowsStoredBeforeTheColumnGetTheirJson() throws Exception {
         try (Databases.TestDb db = Databases.create(kind)) {
-            flyway(db).target("12").load().migrate(); // the column exists, the backfill has not run
+            db.flyway().target("12").load().migrate(); // the column exists, the backfill has not run
             try (Connection c = DriverManager.getConnection(db.url(), db.user(), ""); Statement s = c.createStatement()) {
                 // Two rows as an older version stored them (scale 18, no wire_json), a third uid in between.
                 for (String values : List.of(
@@ -59,7 +58,7 @@ class FillWireBackfillTest {
                             + " deduction, fee_coin, total_deduction_fee, total_fee, c_time, u_time) values " + values);
                 }
             }
-            flyway(db).load().migrate();
+            db.flyway().load().migrate();
             try (Connection c = DriverManager.getConnection(db.url(), db.user(), ""); Statement s = c.createStatement();
                  ResultSet rs = s.executeQuery("select wire_json from spot_fill order by uid, trade_id")) {
                 List<String> json = new ArrayList<>();
@@ -83,7 +82,4 @@ class FillWireBackfillTest {
         }
     }
 
-    private static org.flywaydb.core.api.configuration.FluentConfiguration flyway(Databases.TestDb db) {
-        return Flyway.configure().dataSource(db.url(), db.user(), "").locations("classpath:db/migration");
-    }
 }

@@ -14,6 +14,11 @@ public final class Databases {
 
     /** A database made for one test class; close() drops it. */
     public record TestDb(Kind kind, String url, String user, String name) implements AutoCloseable {
+        /** Flyway over the service's migrations on this database (migration tests run it up to a version, then on). */
+        public org.flywaydb.core.api.configuration.FluentConfiguration flyway() {
+            return org.flywaydb.core.Flyway.configure().dataSource(url, user, "").locations("classpath:db/migration");
+        }
+
         @Override
         public void close() {
             if (kind != Kind.POSTGRES) return;
