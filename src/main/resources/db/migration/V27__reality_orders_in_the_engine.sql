@@ -1,7 +1,6 @@
 -- D223: Reality orders (§4.7) are orders of the matching engine, flagged `reality`; they rest in the SPOT book of their
 -- pair with every other account's spot orders. Every reality_order row moves into trade_order as the SPOT order it is
 -- (a MARGIN Reality order traded the SPOT pair, D82), on the unified balances (classic false), and reality_order goes.
--- V26 is another branch's (per-instrument fees); Flyway applies the versions that exist in ascending order.
 alter table trade_order add column reality boolean default false not null;
 
 -- cum_exec_* are the filled figures; fee is what the order's §2.17 fills charged (they show it negative), fee_coin the
