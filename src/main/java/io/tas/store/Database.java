@@ -156,17 +156,23 @@ public final class Database implements AutoCloseable {
         return c;
     }
 
-    /** A lazy pool opens its connections when first asked and closes them after a minute unused. */
-    private static HikariDataSource pool(Config config, String url, String name, int size, MeterRegistry metrics, boolean lazy) {
+    /**
+     * pushReads: the pushes' pool (D207), which opens its connections when first asked, closes them after a minute
+     * unused, and plans each read on PostgreSQL (D229).
+     */
+    private static HikariDataSource pool(Config config, String url, String name, int size, MeterRegistry metrics, boolean pushReads) {
         HikariConfig hc = new HikariConfig();
         if (url.startsWith("jdbc:h2:")) hc.setDataSource(H2WriteGate.gated(url, config.dbUser(), config.dbPassword())); // D113
         else hc.setJdbcUrl(url);
         hc.setUsername(config.dbUser());
         hc.setPassword(config.dbPassword());
         hc.setMaximumPoolSize(size);
-        if (lazy) {
+        if (pushReads) {
             hc.setMinimumIdle(0);
             hc.setIdleTimeout(60_000);
+            // D229: the pushes' reads repeat one text (an IN list of one or two orders) on connections opened while the
+            // tables were nearly empty; a cached generic plan then scans trade_order whole for each push as it grows.
+            if (url.startsWith("jdbc:postgresql")) hc.setConnectionInitSql("set plan_cache_mode = force_custom_plan");
         }
         hc.setPoolName(name);
         hc.setAutoCommit(true);
