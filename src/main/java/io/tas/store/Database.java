@@ -162,6 +162,7 @@ public final class Database implements AutoCloseable {
      */
     private static HikariDataSource pool(Config config, String url, String name, int size, MeterRegistry metrics, boolean pushReads) {
         HikariConfig hc = new HikariConfig();
+        boolean postgres = url.startsWith("jdbc:postgresql");
         if (url.startsWith("jdbc:h2:")) hc.setDataSource(H2WriteGate.gated(url, config.dbUser(), config.dbPassword())); // D113
         else hc.setJdbcUrl(url);
         hc.setUsername(config.dbUser());
@@ -172,7 +173,7 @@ public final class Database implements AutoCloseable {
             hc.setIdleTimeout(60_000);
             // D229: the pushes' reads repeat one text (an IN list of one or two orders) on connections opened while the
             // tables were nearly empty; a cached generic plan then scans trade_order whole for each push as it grows.
-            if (url.startsWith("jdbc:postgresql")) hc.setConnectionInitSql("set plan_cache_mode = force_custom_plan");
+            if (postgres) hc.setConnectionInitSql("set plan_cache_mode = force_custom_plan");
         }
         hc.setPoolName(name);
         hc.setAutoCommit(true);
@@ -180,7 +181,7 @@ public final class Database implements AutoCloseable {
         hc.setAllowPoolSuspension(H2FileUpkeep.appliesTo(url)); // D204: paused while the file is rewritten
         // The ledger writes each table's rows of a group commit as one JDBC batch; pgjdbc then sends them as
         // multi-row INSERTs, which PostgreSQL executes several times faster per row than one INSERT each.
-        if (url.startsWith("jdbc:postgresql")) hc.addDataSourceProperty("reWriteBatchedInserts", "true");
+        if (postgres) hc.addDataSourceProperty("reWriteBatchedInserts", "true");
         if (metrics != null) hc.setMetricsTrackerFactory(new MicrometerMetricsTrackerFactory(metrics));
         return new HikariDataSource(hc);
     }
