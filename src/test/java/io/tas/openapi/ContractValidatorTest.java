@@ -87,4 +87,19 @@ class ContractValidatorTest {
     void aStatusTheDocumentDoesNotListFails() {
         assertThat(check("GET", INFO, null, 503, "{}")).singleElement().asString().contains("no answer with status 503");
     }
+
+    /** The integration tests' children (ChildAnswers): a concrete admin path is judged by its route's pattern. */
+    @Test
+    void anAnswerFromAnotherProcessIsMatchedToItsRoute() {
+        ContractValidator v = new ContractValidator();
+        byte[] none = new byte[0];
+        v.answeredElsewhere(Surface.ADMIN, "GET", "/admin/v1/accounts/1000000001", null, none, 503, "{}".getBytes(StandardCharsets.UTF_8));
+        assertThat(v.violationsFrom(0)).singleElement().asString().contains("/admin/v1/accounts/{uid}").contains("status 503");
+        v.answeredElsewhere(Surface.PUBLIC, "GET", "/api/v3/no-such-row", null, none, 404, "{}".getBytes(StandardCharsets.UTF_8));
+        v.answeredElsewhere(Surface.ADMIN, "GET", "/admin/v1/accounts/1/no/such", null, none, 404, "{}".getBytes(StandardCharsets.UTF_8));
+        assertThat(v.answers()).isEqualTo(1); // paths no document names are not rows, as on the server's own tap
+        v.answeredElsewhere(Surface.PUBLIC, "GET", INFO, null, none, 200, realAnswer().getBytes(StandardCharsets.UTF_8));
+        assertThat(v.answers()).isEqualTo(2);
+        assertThat(v.violationCount()).isEqualTo(1);
+    }
 }

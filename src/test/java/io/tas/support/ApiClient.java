@@ -68,7 +68,7 @@ public final class ApiClient {
                 .header("ACCESS-PASSPHRASE", creds.passphrase());
         if (contentType != null) b.header("Content-Type", contentType);
         for (int i = 0; i < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
-        return exchange(b.method(method, body.isEmpty() ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body)));
+        return exchange(b.method(method, body.isEmpty() ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body)), body);
     }
 
     private Reply fromLoopback(String method, String target, String body, String ts, String path, String query,
@@ -79,6 +79,7 @@ public final class ApiClient {
         if (contentType != null) h.addAll(java.util.List.of("Content-Type", contentType));
         h.addAll(java.util.List.of(extra));
         LoopbackClient.Response r = LoopbackClient.send(fromIp, URI.create(baseUrl).getPort(), method, target, body, h.toArray(String[]::new));
+        ChildAnswers.read(method, URI.create(baseUrl + target), body, r.status(), r.raw());
         return new Reply(r.status(), r.body(), r.raw());
     }
 
@@ -86,7 +87,7 @@ public final class ApiClient {
     public static Reply raw(String url, String method, String body, String... headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url));
         for (int i = 0; i < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
-        return exchange(b.method(method, body.isEmpty() ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body)));
+        return exchange(b.method(method, body.isEmpty() ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body)), body);
     }
 
     /** An unsigned POST whose body is streamed without a Content-Length (chunked). */
@@ -94,12 +95,14 @@ public final class ApiClient {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url));
         for (int i = 0; i < headers.length; i += 2) b.header(headers[i], headers[i + 1]);
         byte[] bytes = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        return exchange(b.POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(bytes))));
+        return exchange(b.POST(HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(bytes))), body);
     }
 
-    private static Reply exchange(HttpRequest.Builder b) {
+    private static Reply exchange(HttpRequest.Builder b, String requestBody) {
         try {
-            HttpResponse<String> res = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+            HttpRequest request = b.build();
+            HttpResponse<String> res = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            ChildAnswers.read(request.method(), request.uri(), requestBody, res.statusCode(), res.body());
             JsonNode json;
             try {
                 json = Json.MAPPER.readTree(res.body());

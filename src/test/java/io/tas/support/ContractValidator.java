@@ -85,6 +85,34 @@ public final class ContractValidator implements AnswerTap {
         }
     }
 
+    /**
+     * An answer read by a test's client from a server in another process (the integration tests' children), which
+     * no tap in this JVM sees: validated the same way, once its path is matched to a documented row or route
+     * ("/admin/v1/accounts/7" to "/admin/v1/accounts/{uid}"). Paths the documents do not name are not rows: skipped,
+     * as the server's own tap skips them.
+     */
+    public void answeredElsewhere(Surface surface, String method, String path, String rawQuery, byte[] requestBody, int status, byte[] body) {
+        String template = template(surface, method, path);
+        if (template != null) answered(surface, method, template, rawQuery, requestBody, status, body);
+    }
+
+    private String template(Surface surface, String method, String path) {
+        String prefix = surface + " " + method + " ";
+        if (queryParams.containsKey(prefix + path)) return path;
+        String[] segments = path.split("/", -1);
+        for (String row : queryParams.keySet()) {
+            if (!row.startsWith(prefix) || !row.contains("{")) continue;
+            String[] pattern = row.substring(prefix.length()).split("/", -1);
+            if (pattern.length != segments.length) continue;
+            boolean match = true;
+            for (int i = 0; i < pattern.length && match; i++) {
+                match = pattern[i].startsWith("{") ? !segments[i].isEmpty() : pattern[i].equals(segments[i]);
+            }
+            if (match) return row.substring(prefix.length());
+        }
+        return null;
+    }
+
     private static String key(AnswerTap.Surface surface, String method, String template, String status) {
         return surface + " " + method + " " + template + " " + status;
     }

@@ -62,6 +62,7 @@ public final class ServerProcess {
         }
         pb.environment().putAll(env);
         Process p = pb.start();
+        ChildAnswers.serving(port, adminPort);
         for (int i = 0; i < 1200; i++) {
             try {
                 if (ApiClient.raw("http://127.0.0.1:" + port + "/api/v2/public/time", "GET", "").code().equals("00000")) return p;
