@@ -22,8 +22,9 @@ import java.util.stream.Stream;
 /**
  * The build's AOT training run (D107): run under {@code -XX:AOTCacheOutput}, it starts the sandbox on a throw-away H2
  * file with the demo seed, sends every catalog row signed (the demo keys; most answer an error, which is trained too),
- * then trades and watches the streams (AotTrainTrading), then stops, so the JVM writes a cache of the classes, links and profiles a start needs. {@code ./tas} then starts
- * with {@code -XX:AOTCache}: issue 12 item 10's startup target.
+ * then trades and watches the streams (AotTrainTrading, D230), then stops, so the JVM writes a cache of the classes,
+ * links and profiles a start needs. {@code ./tas} then starts with {@code -XX:AOTCache}: issue 12 item 10's startup
+ * target.
  */
 @Command(name = "aot-train", hidden = true, description = "Exercise the service once for the JVM's AOT cache (build step).")
 public final class AotTrainCommand implements Callable<Integer> {
@@ -62,18 +63,18 @@ public final class AotTrainCommand implements Callable<Integer> {
                     }
                 }
                 spec.commandLine().getOut().printf("aot-train: %d rounds over %d rows, %d answered 00000%n", ROUNDS, Endpoint.values().length, ok);
+                // A cache trained only on refusals would slow every start unnoticed: fail the build instead.
+                if (ok < ROUNDS * MIN_OK_ROWS) {
+                    spec.commandLine().getErr().printf("aot-train: only %d answers were 00000 (expected at least %d): signing or the demo keys are broken%n",
+                            ok, ROUNDS * MIN_OK_ROWS);
+                    return 1;
+                }
                 long[] trading = new AotTrainTrading(client, app.port(), app.adminPort(), MAIN_KEY, MAIN_SECRET, MAIN_PASS, config.adminToken()).run();
                 spec.commandLine().getOut().printf("aot-train: %d orders accepted, %d WebSocket frames received%n", trading[0], trading[1]);
                 // The orders and pushes are the part a run spends its life in: a training that placed none trained nothing.
                 if (trading[0] < MIN_ORDERS || trading[1] < MIN_ORDERS) {
                     spec.commandLine().getErr().printf("aot-train: the trading half placed %d orders and received %d frames (expected at least %d each)%n",
                             trading[0], trading[1], MIN_ORDERS);
-                    return 1;
-                }
-                // A cache trained only on refusals would slow every start unnoticed: fail the build instead.
-                if (ok < ROUNDS * MIN_OK_ROWS) {
-                    spec.commandLine().getErr().printf("aot-train: only %d answers were 00000 (expected at least %d): signing or the demo keys are broken%n",
-                            ok, ROUNDS * MIN_OK_ROWS);
                     return 1;
                 }
             } finally {

@@ -68,7 +68,7 @@ final class AotTrainTrading {
             }
             if (round % 10 == 0) tickerMove(round);
         }
-        privateWs.sendText("ping", true);
+        privateWs.sendText("ping", true).get(5, TimeUnit.SECONDS);
         Thread.sleep(300); // the last pushes in
         privateWs.sendClose(WebSocket.NORMAL_CLOSURE, "").get(5, TimeUnit.SECONDS);
         publicWs.sendClose(WebSocket.NORMAL_CLOSURE, "").get(5, TimeUnit.SECONDS);
