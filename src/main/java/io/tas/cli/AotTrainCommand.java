@@ -91,15 +91,19 @@ public final class AotTrainCommand implements Callable<Integer> {
     private static boolean send(HttpClient client, String base, Endpoint e, String key, String secret, String pass) throws Exception {
         String path = e.path(); // no catalog row takes a path parameter
         String body = e.method().equals("GET") ? "" : "{}";
-        String ts = Long.toString(System.currentTimeMillis());
-        HttpRequest.Builder req = HttpRequest.newBuilder(URI.create(base + path))
-                .header("ACCESS-KEY", key)
-                .header("ACCESS-SIGN", Signature.sign(secret, ts, e.method(), path, "", body))
-                .header("ACCESS-TIMESTAMP", ts)
-                .header("ACCESS-PASSPHRASE", pass)
-                .header("Content-Type", "application/json")
-                .header("locale", "en-US");
+        HttpRequest.Builder req = signed(base, key, secret, pass, e.method(), path, body).header("locale", "en-US");
         req = e.method().equals("GET") ? req.GET() : req.method(e.method(), HttpRequest.BodyPublishers.ofString(body));
         return client.send(req.build(), HttpResponse.BodyHandlers.ofString()).body().contains("\"code\":\"00000\"");
+    }
+
+    /** A request to base + path with the signature headers for this method and body (no method set yet). */
+    static HttpRequest.Builder signed(String base, String key, String secret, String pass, String method, String path, String body) {
+        String ts = Long.toString(System.currentTimeMillis());
+        return HttpRequest.newBuilder(URI.create(base + path))
+                .header("ACCESS-KEY", key)
+                .header("ACCESS-SIGN", Signature.sign(secret, ts, method, path, "", body))
+                .header("ACCESS-TIMESTAMP", ts)
+                .header("ACCESS-PASSPHRASE", pass)
+                .header("Content-Type", "application/json");
     }
 }

@@ -105,13 +105,7 @@ final class AotTrainTrading {
     }
 
     private String signed(String method, String path, String body) throws Exception {
-        String ts = Long.toString(System.currentTimeMillis());
-        HttpRequest req = HttpRequest.newBuilder(URI.create(base + path))
-                .header("ACCESS-KEY", key)
-                .header("ACCESS-SIGN", Signature.sign(secret, ts, method, path, "", body))
-                .header("ACCESS-TIMESTAMP", ts)
-                .header("ACCESS-PASSPHRASE", pass)
-                .header("Content-Type", "application/json")
+        HttpRequest req = AotTrainCommand.signed(base, key, secret, pass, method, path, body)
                 .method(method, HttpRequest.BodyPublishers.ofString(body)).build();
         return client.send(req, HttpResponse.BodyHandlers.ofString()).body();
     }
