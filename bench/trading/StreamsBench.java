@@ -73,8 +73,13 @@ public class StreamsBench {
                 send(subscribe);
                 return;
             }
-            if (f.contains("\"topic\":\"account\"") && f.contains("\"action\":\"snapshot\"")) snapshot.countDown();
-            if (f.contains("\"topic\":\"order\"") && f.contains("\"orderStatus\":\"filled\"")) {
+            // The topic is in the arg, near the start: one short scan tells a push's kind.
+            int t = f.indexOf("\"topic\":\"");
+            if (t < 0) return;
+            if (f.startsWith("account\"", t + 9)) {
+                if (f.contains("\"action\":\"snapshot\"")) snapshot.countDown();
+            } else if (f.startsWith("order\"", t + 9)) {
+                if (!f.contains("\"orderStatus\":\"filled\"")) return;
                 Matcher m = UPDATED.matcher(f);
                 if (m.find()) {
                     long lag = now - Long.parseLong(m.group(1));
@@ -85,10 +90,9 @@ public class StreamsBench {
                     ORDER_LAG.add(lag);
                     ORDER_MAX_BY_SECOND.merge(now / 1000, lag, Math::max);
                 }
-            } else if (f.contains("\"topic\":\"ticker\"") && MOVES_STARTED) {
-                Matcher m = TICKER_TS.matcher(f);
-                if (m.find()) {
-                    long ts = Long.parseLong(m.group(1));
+            } else if (MOVES_STARTED && f.startsWith("ticker\"", t + 9)) {
+                long ts = tickerTs(f);
+                if (ts > 0) {
                     if (MOVING) FANOUT_LAG.add(now - ts);
                     BY_MOVE.computeIfAbsent(ts, x -> new ConcurrentLinkedQueue<>()).add(now - ts);
                 }
@@ -105,7 +109,21 @@ public class StreamsBench {
     }
 
     static final Pattern UPDATED = Pattern.compile("\"updatedTime\":\"(\\d+)\"");
-    static final Pattern TICKER_TS = Pattern.compile("\"data\":\\[\\{[^}]*\"ts\":\"(\\d+)\"");
+    /**
+     * The ts of a ticker push's first row ("data":[{..."ts":"..."}), or -1: two scans, not a regex, so the 5,000 readers'
+     * CPU a message stays small beside the server's on the same two cores.
+     */
+    static long tickerTs(String f) {
+        int data = f.indexOf("\"data\":[{");
+        if (data < 0) return -1;
+        int ts = f.indexOf("\"ts\":\"", data);
+        int end = f.indexOf('}', data);
+        if (ts < 0 || (end >= 0 && end < ts)) return -1;
+        long v = 0;
+        int i = ts + 6;
+        for (char ch; i < f.length() && (ch = f.charAt(i)) >= '0' && ch <= '9'; i++) v = v * 10 + (ch - '0');
+        return i == ts + 6 ? -1 : v;
+    }
     static final ConcurrentLinkedQueue<Long> ORDER_LAG = new ConcurrentLinkedQueue<>(), FANOUT_LAG = new ConcurrentLinkedQueue<>();
     /** The warm-up moves began (their arrivals are reported by move), the timed ones began. */
     static volatile boolean MOVES_STARTED, MOVING;
@@ -116,7 +134,12 @@ public class StreamsBench {
     static final java.util.concurrent.ConcurrentSkipListMap<Long, Long> ORDER_MAX_BY_SECOND = new java.util.concurrent.ConcurrentSkipListMap<>();
     /** The fan-out's lags by move (the ticker's ts): each move's first, median and last arrival are reported. */
     static final java.util.concurrent.ConcurrentSkipListMap<Long, ConcurrentLinkedQueue<Long>> BY_MOVE = new java.util.concurrent.ConcurrentSkipListMap<>();
-    static final int WARMUP_MOVES = 3;
+    /**
+     * Untimed moves before the timed ones (bench/run trading --fanout-warmup-moves, default 15). With 3, the first
+     * 5 to 10 timed moves were the slowest of each run (last arrivals 53 to 64 ms where the later ones took 34 to 50):
+     * the JIT compiled the fan-out's loop at tier 4 only after about 10 moves of 5,000 pushes (D232).
+     */
+    static final int WARMUP_MOVES = Integer.getInteger("fanoutWarmup", 15);
     /** The clients' selector threads (bench/run trading --stream-readers). */
     static final int READERS = Integer.getInteger("readers", 2);
 
@@ -210,7 +233,7 @@ public class StreamsBench {
         long messages0 = 0, cpu0 = 0, serverTicks0 = 0;
         try (TradingBench.Conn admin = new TradingBench.Conn(adminPort)) {
             // The first moves are not timed, as the taker load is primed: in every run the first move was two to three
-            // times slower than the rest (its code paths not yet run this often).
+            // times slower than the rest (its code paths not yet run this often), and the next ones until C2 compiled them.
             MOVES_STARTED = true;
             for (int m = -WARMUP_MOVES; m < moves; m++) {
                 if (m == 0) {
@@ -237,8 +260,9 @@ public class StreamsBench {
                 messages, cpu / 1e6, messages == 0 ? 0 : cpu / 1e3 / messages);
         System.out.println("[streams] commit-to-push, the slowest of each second in ms: " + ORDER_MAX_BY_SECOND.values());
         StringBuilder byMove = new StringBuilder();
-        for (ConcurrentLinkedQueue<Long> q : BY_MOVE.values()) {
-            long[] l = sorted(q);
+        for (java.util.Map.Entry<Long, ConcurrentLinkedQueue<Long>> e : BY_MOVE.entrySet()) {
+            long[] l = sorted(e.getValue());
+            if (Boolean.getBoolean("moveTimes")) byMove.append(' ').append(e.getKey() % 1_000_000).append(':');
             byMove.append(' ').append(l[0]).append('/').append(pct(l, 50)).append('/').append(l[l.length - 1]);
         }
         System.out.println("[streams] fan-out by move (the first " + WARMUP_MOVES + " untimed), first/median/last arrival in ms:" + byMove);

@@ -174,6 +174,7 @@ public final class App implements AutoCloseable {
                     new io.tas.position.MixAccountRoutes(d.ledger, d.positions, d.market, d.prices, d.accounts, d.leverage),
                     new io.tas.marketdata.StreamFeed(d.tape), d.strategies), changes, db, lease.nodeId());
             opened.push(streams);
+            d.market.watchTicker(streams::tickerSeen);
             d.market.onTicker(streams::tickerCommitted);
             d.trading.onOrders(streams::ordersCommitted);
             d.ledger.onCommitted(streams::accountsCommitted);

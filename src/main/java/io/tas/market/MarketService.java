@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * any change (this node's, or another node's via the change feed).
  */
 public final class MarketService {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(MarketService.class);
     private static final String TOPIC = "market";
     private final Database db;
     private final ChangeFeed changes;
@@ -35,8 +36,14 @@ public final class MarketService {
         changes.subscribe(key -> { if (key.equals(TOPIC) || key.equals(ChangeFeed.EVERYTHING)) invalidate(); });
     }
 
+    /** Told before the listeners: what shows the ticker alone and waits for nothing they write (its stream channel; D232). */
+    private final List<java.util.function.Consumer<Ticker>> tickerWatchers = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     /** Registers work that follows a committed ticker update (the engine's sweep, candles, TP/SL); register before serving. */
     public void onTicker(java.util.function.Consumer<Ticker> listener) { tickerListeners.add(listener); }
+
+    /** Registers a watcher told of a committed ticker before any listener runs; it should not block. */
+    public void watchTicker(java.util.function.Consumer<Ticker> watcher) { tickerWatchers.add(watcher); }
 
     /**
      * Stores a ticker in a transaction of its own; after the commit the snapshot is dropped and every ticker listener
@@ -45,7 +52,16 @@ public final class MarketService {
     public void putTicker(Ticker t) {
         db.tx(tx -> {
             putTicker(tx, t);
-            tx.afterCommit(() -> tickerListeners.forEach(l -> l.accept(t)));
+            tx.afterCommit(() -> {
+                for (var w : tickerWatchers) {
+                    try {
+                        w.accept(t);
+                    } catch (RuntimeException e) { // the sweep after it must still run
+                        LOG.warn("a ticker watcher failed on {}: {}", t.symbol(), e.getClass().getSimpleName());
+                    }
+                }
+                tickerListeners.forEach(l -> l.accept(t));
+            });
             return null;
         });
     }

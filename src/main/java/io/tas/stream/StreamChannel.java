@@ -57,7 +57,8 @@ record StreamChannel(boolean v2, Kind kind, String instType, Category category, 
 
     /** Whether this public channel shows the book of category and symbol. */
     boolean shows(String instTypeLower, String symbol) {
-        return !kind.isPrivate && category != null && instTypeLower.equals(lower(category.wire())) && symbol.equals(target);
+        // Asked for every subscriber of a move: compared without a lower-case copy (the wire names are ASCII).
+        return !kind.isPrivate && category != null && category.wire().equalsIgnoreCase(instTypeLower) && symbol.equals(target);
     }
 
     /** The channel an arg names, or why not: a 30001 reason. Validity of intervals is the caller's (it knows the candles). */

@@ -346,7 +346,7 @@ public final class StreamConnection implements WsListener {
     void push(Sub s, String action, Data data, long ts) {
         byte[] frame = data.frame(action, s.argJson, ts);
         io.tas.sandbox.Faults faults = hub.faults;
-        io.tas.sandbox.FaultRule fault = faults == null ? null
+        io.tas.sandbox.FaultRule fault = faults == null || faults.isEmpty() ? null // a fan-out boxes no uid for no rule
                 : faults.fire(io.tas.sandbox.FaultRule.Target.WS_PUSH, null, s.channel().name(), uid == -1 ? null : uid, apiKey);
         if (fault != null) { // issue 28: a push lost, held back, or its connection cut
             switch (fault.action()) {
@@ -484,22 +484,28 @@ public final class StreamConnection implements WsListener {
      */
     private void write() {
         io.helidon.common.buffers.DataWriter out = ((io.helidon.webserver.ConnectionContext) session.socketContext()).dataWriter();
-        java.util.List<io.helidon.common.buffers.BufferData> batch = new java.util.ArrayList<>();
+        java.util.List<io.helidon.common.buffers.BufferData> batch = null; // made for a second frame only (a fan-out's push is one)
         while (true) {
-            while (!outbox.isEmpty()) {
-                int bytes = 0;
-                for (byte[] f; bytes < WRITE_BATCH_BYTES && (f = outbox.poll()) != null; bytes += f.length) {
-                    batch.add(io.helidon.common.buffers.BufferData.create(f));
+            for (byte[] first; (first = outbox.poll()) != null; ) {
+                int bytes = first.length;
+                io.helidon.common.buffers.BufferData whole = io.helidon.common.buffers.BufferData.create(first);
+                if (!outbox.isEmpty()) {
+                    if (batch == null) batch = new java.util.ArrayList<>();
+                    batch.add(whole);
+                    for (byte[] f; bytes < WRITE_BATCH_BYTES && (f = outbox.poll()) != null; bytes += f.length) {
+                        batch.add(io.helidon.common.buffers.BufferData.create(f));
+                    }
+                    whole = batch.size() == 1 ? batch.getFirst() : io.helidon.common.buffers.BufferData.create(batch);
                 }
                 try {
-                    out.writeNow(batch.size() == 1 ? batch.getFirst() : io.helidon.common.buffers.BufferData.create(batch));
+                    out.writeNow(whole);
                 } catch (RuntimeException gone) {
                     outbox.clear();
                     hub.closed(this, "error");
                     return; // draining stays set: nothing more is sent
                 }
                 queuedBytes.addAndGet(-bytes);
-                batch.clear();
+                if (batch != null) batch.clear();
             }
             if (closing && !closeSent) {
                 closeSent = true;

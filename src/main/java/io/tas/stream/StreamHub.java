@@ -28,8 +28,11 @@ public final class StreamHub implements AutoCloseable {
     private final ExecutorService pusher;
     private final java.util.concurrent.ScheduledExecutorService sweeper = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("tas-stream-idle").factory());
-    /** The connections' writers: one virtual thread per connection while it has frames to send. */
-    final ExecutorService writers = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("tas-stream-write-", 0).factory());
+    /**
+     * The connections' writers: one virtual thread per connection while it has frames to send. One name for all: a
+     * numbered name was a string built for every push of a fan-out (D232).
+     */
+    final ExecutorService writers = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("tas-stream-write").factory());
     final Authenticator authenticator;
     final Clock clock;
     private final Sources sources;
@@ -347,17 +350,29 @@ public final class StreamHub implements AutoCloseable {
         });
     }
 
-    /** A committed ticker: its subscribers here get it, and the other nodes hear of it. */
+    /**
+     * D232: a committed ticker, before the engine sweeps the book and the tape folds the candle: its ticker channels
+     * show the ticker alone, so its fan-out waits for no database work.
+     */
+    public void tickerSeen(Ticker t) { pushMarket(t, MarketPushes.TICKERS); }
+
+    /** A committed ticker after its sweep and candle: books, trades and candles here, then the other nodes hear of it. */
     public void tickerCommitted(Ticker t) {
         if (peers) announce("t:" + t.category().wire() + ":" + t.symbol());
-        pushTicker(t);
+        pushMarket(t, MarketPushes.ALL_BUT_TICKERS);
+        if (t.category().isFutures() && t.markPrice() != null) markMoved(t);
     }
 
+    /** Another node's ticker: every channel of it at once (its sweep and candle committed before it announced). */
     private void pushTicker(Ticker t) {
+        pushMarket(t, MarketPushes.ALL);
+        if (t.category().isFutures() && t.markPrice() != null) markMoved(t);
+    }
+
+    private void pushMarket(Ticker t, Set<StreamChannel.Kind> kinds) {
         if (connections.isEmpty()) return;
         long origin = System.nanoTime();
-        pusher.execute(() -> marketChanged(io.tas.marketdata.TradeTape.book(t.category()), t.symbol(), t, origin));
-        if (t.category().isFutures() && t.markPrice() != null) markMoved(t);
+        pusher.execute(() -> marketChanged(io.tas.marketdata.TradeTape.book(t.category()), t.symbol(), t, origin, kinds));
     }
 
     /** The mark price last seen per contract ("CATEGORY SYMBOL"): a ticker that keeps it moves no position. */
@@ -383,9 +398,10 @@ public final class StreamHub implements AutoCloseable {
     }
 
     /** A symbol's ticker, book or trades changed: its public subscribers get it (the synthetic levels follow the ticker). */
-    private void marketChanged(io.tas.account.AccountEnums.Category category, String symbol, Ticker t, long origin) {
+    private void marketChanged(io.tas.account.AccountEnums.Category category, String symbol, Ticker t, long origin,
+                               Set<StreamChannel.Kind> kinds) {
         try {
-            marketPushes.changed(followers(category, symbol), category, symbol, t, clock.millis());
+            marketPushes.changed(followers(category, symbol), category, symbol, t, clock.millis(), kinds);
             metrics.lag(origin);
         } catch (RuntimeException e) {
             LOG.warn("pushing the {} market failed: {}", symbol, e.getClass().getSimpleName());
@@ -486,7 +502,7 @@ public final class StreamHub implements AutoCloseable {
                 long origin = originByUid.values().stream().mapToLong(Long::longValue).min().orElseThrow();
                 changed.values().stream().flatMap(List::stream)
                         .map(o -> java.util.Map.entry(io.tas.marketdata.TradeTape.book(o.category()), o.symbol())).distinct()
-                        .forEach(e -> pusher.execute(() -> marketChanged(e.getKey(), e.getValue(), null, origin)));
+                        .forEach(e -> pusher.execute(() -> marketChanged(e.getKey(), e.getValue(), null, origin, MarketPushes.ALL)));
             }
             java.util.Map<Long, List<Fill>> fills = newFills(changed);
             long ts = clock.millis();

@@ -379,6 +379,10 @@ class StreamApiTest extends EngineServerTest {
             JsonNode tick = pub.next(n -> "ticker".equals(n.path("arg").path("topic").asText()) && n.has("data"));
             assertThat(tick.path("arg").path("instType").asText()).isEqualTo("spot");
             assertThat(new BigDecimal(tick.path("data").path(0).path("lastPrice").asText())).isEqualByComparingTo("99.4");
+            // D232: the ticker goes out before the move's sweep, the book after it: never crossed, the filled buy gone.
+            JsonNode swept = pub.next(n -> "books5".equals(n.path("arg").path("topic").asText()) && n.has("action")).path("data").path(0);
+            assertThat(swept.path("b").path(0).toString()).isEqualTo("[\"99.4\",\"5\"]");
+            assertThat(swept.path("a").path(0).toString()).isEqualTo("[\"99.5\",\"5\"]");
             JsonNode filled = ws.next(n -> is(n, "order", "snapshot") && n.path("data").path(0).path("orderStatus").asText().equals("filled"));
             assertThat(new BigDecimal(filled.path("data").path(0).path("cumExecQty").asText())).isEqualByComparingTo("2");
             JsonNode fill = ws.next(n -> is(n, "fill", "snapshot")).path("data").path(0);
