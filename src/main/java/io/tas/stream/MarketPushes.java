@@ -24,10 +24,10 @@ import java.util.Set;
 final class MarketPushes {
     /** The incremental book keeps this many levels a side; its checksum covers the best 25 (ccxt.pro's rule). */
     static final int BOOK_LEVELS = 50, CHECKSUM_LEVELS = 25, TRADE_SNAPSHOT = 50, CANDLE_SNAPSHOT = 50;
-    static final java.util.Set<StreamChannel.Kind> ALL = java.util.Collections.unmodifiableSet(java.util.EnumSet.allOf(StreamChannel.Kind.class));
-    /** D232: a move's ticker channels go out first, the rest after the move's sweep and candle fold. */
-    static final java.util.Set<StreamChannel.Kind> TICKERS = java.util.Collections.unmodifiableSet(java.util.EnumSet.of(StreamChannel.Kind.TICKER)),
-            ALL_BUT_TICKERS = java.util.Collections.unmodifiableSet(java.util.EnumSet.complementOf(java.util.EnumSet.of(StreamChannel.Kind.TICKER)));
+    /** D232: a move's ticker channels go out first, the rest after the move's sweep and candle fold (never changed). */
+    static final java.util.Set<StreamChannel.Kind> ALL = java.util.EnumSet.allOf(StreamChannel.Kind.class),
+            TICKERS = java.util.EnumSet.of(StreamChannel.Kind.TICKER),
+            ALL_BUT_TICKERS = java.util.EnumSet.complementOf(java.util.EnumSet.of(StreamChannel.Kind.TICKER));
     private final TradingService trading;
     private final StreamFeed feed;
     /** The incremental book last pushed, by category and symbol, while someone subscribes to it. */
@@ -57,7 +57,6 @@ final class MarketPushes {
     /** As changed, for the channels of these kinds only (the state of the others is left as it is). */
     void changed(Collection<StreamConnection.Sub> followers, Category category, String symbol, Ticker t, long ts,
                          java.util.Set<StreamChannel.Kind> kinds) {
-        String instType = StreamChannel.lower(category.wire());
         String key = bookKey(category, symbol);
         Map<String, StreamConnection.Data> memo = new HashMap<>(); // each push's data serialized once for all
         List<Book> delta = null;
@@ -67,7 +66,7 @@ final class MarketPushes {
         for (StreamConnection.Sub s : followers) {
             StreamConnection c = s.owner();
             StreamChannel ch = s.channel();
-            if (!s.ready() || !kinds.contains(ch.kind()) || !ch.shows(instType, symbol)) continue;
+            if (!s.ready() || !kinds.contains(ch.kind()) || !ch.shows(category, symbol)) continue;
             switch (ch.kind()) {
                 case TICKER -> {
                     if (t != null) c.push(s, "snapshot", memo.computeIfAbsent(ch.v2() ? "t2" : "t3", k -> data(List.of(ticker(ch, t)))), ts);

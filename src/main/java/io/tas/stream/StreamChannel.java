@@ -56,9 +56,9 @@ record StreamChannel(boolean v2, Kind kind, String instType, Category category, 
     }
 
     /** Whether this public channel shows the book of category and symbol. */
-    boolean shows(String instTypeLower, String symbol) {
-        // Asked for every subscriber of a move: compared without a lower-case copy (the wire names are ASCII).
-        return !kind.isPrivate && category != null && category.wire().equalsIgnoreCase(instTypeLower) && symbol.equals(target);
+    boolean shows(Category book, String symbol) {
+        // Asked for every subscriber of a move: the enum compared, no wire name built (D232).
+        return !kind.isPrivate && category == book && symbol.equals(target);
     }
 
     /** The channel an arg names, or why not: a 30001 reason. Validity of intervals is the caller's (it knows the candles). */

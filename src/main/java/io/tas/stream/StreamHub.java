@@ -360,13 +360,13 @@ public final class StreamHub implements AutoCloseable {
     public void tickerCommitted(Ticker t) {
         if (peers) announce("t:" + t.category().wire() + ":" + t.symbol());
         pushMarket(t, MarketPushes.ALL_BUT_TICKERS);
-        if (t.category().isFutures() && t.markPrice() != null) markMoved(t);
+        markMoved(t);
     }
 
     /** Another node's ticker: every channel of it at once (its sweep and candle committed before it announced). */
     private void pushTicker(Ticker t) {
         pushMarket(t, MarketPushes.ALL);
-        if (t.category().isFutures() && t.markPrice() != null) markMoved(t);
+        markMoved(t);
     }
 
     private void pushMarket(Ticker t, Set<StreamChannel.Kind> kinds) {
@@ -383,6 +383,7 @@ public final class StreamHub implements AutoCloseable {
      * pushed again (unrealised PnL, equity and margin ratios follow the mark), coalesced on their lanes like a commit's.
      */
     private void markMoved(Ticker t) {
+        if (!t.category().isFutures() || t.markPrice() == null) return;
         java.math.BigDecimal before = marks.put(t.category().wire() + " " + t.symbol(), t.markPrice());
         if (before != null && before.compareTo(t.markPrice()) == 0) return;
         if (byUid.isEmpty()) return;
