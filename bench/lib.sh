@@ -191,6 +191,8 @@ tas_default_jvm_opts() {
   opts="$(TAS_JAVA_OPTS= "$ROOT/tas" jvm-options)" || { echo "$PROG: ./tas jvm-options failed" >&2; exit 1; }
   for o in $opts; do
     if [[ "$o" == -XX:AOTCache=* && "$TAS_JAR" != "$ROOT/target/tas.jar" ]]; then continue; fi
+    # A collector named in BENCH_EXTRA_TAS_JVM replaces the serial one, as TAS_JAVA_OPTS does for ./tas.
+    if [[ "$o" == -XX:+UseSerialGC && " ${BENCH_EXTRA_TAS_JVM:-} " =~ \ -XX:\+Use[A-Za-z0-9]+GC\  ]]; then continue; fi
     out+=("$o")
   done
   echo "${out[*]}"

@@ -121,6 +121,13 @@ final class LeanWebSockets implements AutoCloseable {
         return c;
     }
 
+    /**
+     * -DreadPauseMicros: a reader's pause after a select that found frames, so the next finds many and the server's
+     * loopback writes wake a sleeping reader less often (as a NIC's interrupt coalescing would). Off by default: four
+     * interleaved pairs did not settle it (D235). A frame's arrival is stamped when read, so the pause counts against it.
+     */
+    static final long READ_PAUSE_NANOS = Long.getLong("readPauseMicros", 0) * 1000;
+
     /** One selector thread and the connections it reads. */
     private static final class Reader {
         final Selector selector;
@@ -137,7 +144,7 @@ final class LeanWebSockets implements AutoCloseable {
         private void read() {
             try {
                 while (open) {
-                    selector.select(100);
+                    int ready = selector.select(100);
                     for (Conn c; (c = joining.poll()) != null; ) c.channel.register(selector, SelectionKey.OP_READ, c);
                     for (SelectionKey k : selector.selectedKeys()) {
                         Conn c = (Conn) k.attachment();
@@ -152,6 +159,7 @@ final class LeanWebSockets implements AutoCloseable {
                         }
                     }
                     selector.selectedKeys().clear();
+                    if (ready > 0 && READ_PAUSE_NANOS > 0) java.util.concurrent.locks.LockSupport.parkNanos(READ_PAUSE_NANOS);
                 }
             } catch (IOException e) {
                 if (open) throw new IllegalStateException(e);
