@@ -187,12 +187,11 @@ bench() { "${BENCH_JAVA[@]}" -jar "$BENCH_JAR" "$@"; }
 # when the benchmarked jar is the one it was trained on (another jar would make the JVM refuse it noisily).
 tas_default_jvm_opts() {
   local o opts out=()
-  # Without the caller's TAS_JAVA_OPTS: it would change the defaults printed but is not passed to the server here.
-  opts="$(TAS_JAVA_OPTS= "$ROOT/tas" jvm-options)" || { echo "$PROG: ./tas jvm-options failed" >&2; exit 1; }
+  # The bench's own server flags stand where ./tas reads TAS_JAVA_OPTS (the caller's is not passed to the server here):
+  # a collector named in BENCH_EXTRA_TAS_JVM replaces the serial one, as for ./tas.
+  opts="$(TAS_JAVA_OPTS="${BENCH_EXTRA_TAS_JVM:-}" "$ROOT/tas" jvm-options)" || { echo "$PROG: ./tas jvm-options failed" >&2; exit 1; }
   for o in $opts; do
     if [[ "$o" == -XX:AOTCache=* && "$TAS_JAR" != "$ROOT/target/tas.jar" ]]; then continue; fi
-    # A collector named in BENCH_EXTRA_TAS_JVM replaces the serial one, as TAS_JAVA_OPTS does for ./tas.
-    if [[ "$o" == -XX:+UseSerialGC && " ${BENCH_EXTRA_TAS_JVM:-} " =~ \ -XX:\+Use[A-Za-z0-9]+GC\  ]]; then continue; fi
     out+=("$o")
   done
   echo "${out[*]}"
